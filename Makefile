@@ -1,0 +1,56 @@
+# The two set-up commands of the README:
+#   make run    install what is missing, build, evaluate the bundled demo
+#   make test   install what is missing, build, run the whole test suite
+# Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make clean.
+
+PRESET ?= default
+BUILD_DIR := $(if $(filter asan,$(PRESET)),build-asan,build)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+# Debian 12 packages the build needs.
+DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev libboost-dev libtomlplusplus-dev \
+                libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev
+
+.PHONY: deps configure build run test test-asan bench clean
+
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "These Debian packages are missing. Install them (as root) with:"; \
+	    echo "  apt-get install -y --no-install-recommends$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+configure: deps
+	cmake --preset $(PRESET)
+
+build: configure
+	cmake --build --preset $(PRESET) -j $(JOBS)
+
+run: build
+	./$(BUILD_DIR)/sqlmorph --config sqlmorph.toml eval \
+	  --cases examples/demo/cases.jsonl --db-root $(BUILD_DIR)/examples/demo \
+	  --penalize-extra-pred-cols both --timeout 2 --max-rows 10000 \
+	  --out $(BUILD_DIR)/demo-results
+
+test: build
+	ctest --preset $(PRESET) -j $(JOBS)
+
+test-asan:
+	$(MAKE) test PRESET=asan
+
+bench: build
+	./$(BUILD_DIR)/bench/partial_matching_bench
+	./$(BUILD_DIR)/bench/permutation_bench
+	./$(BUILD_DIR)/bench/spider_dev_bench
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,20 @@
+#include "app/environment.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace sqlmorph::core {
+
+std::unique_ptr<environment> environment::load(const std::optional<std::filesystem::path>& config_file) {
+  auto env = std::make_unique<environment>();
+  env->config_ = resolve_config(config_file);
+  if (!env->config_.source.empty()) spdlog::debug("configuration: {}", env->config_.source.string());
+  env->registry_.load_directories(env->config_.plugin_dirs);
+  add_reference_techniques(env->catalog_);
+  return env;
+}
+
+std::shared_ptr<const sqlmorph::backend> environment::backend(const std::string& name) const {
+  return registry_.create<sqlmorph::backend>(component_spec(name));
+}
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,38 @@
+#pragma once
+// Everything a command needs before it can evaluate: the configuration, the loaded plugins, the
+// known techniques.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <sqlmorph/backend.hpp>
+
+#include "config/config.hpp"
+#include "plugins/component_registry.hpp"
+#include "techniques/technique_catalog.hpp"
+
+namespace sqlmorph::core {
+
+class environment {
+public:
+  /// Reads the configuration (see resolve_config), loads the plugin directories and declares the
+  /// reference techniques. Throws usage_error for a bad configuration.
+  static std::unique_ptr<environment> load(const std::optional<std::filesystem::path>& config_file);
+
+  const sqlmorph::core::config& config() const noexcept { return config_; }
+  const component_registry& registry() const noexcept { return registry_; }
+  component_registry& registry() noexcept { return registry_; }
+  const technique_catalog& techniques() const noexcept { return catalog_; }
+
+  /// The backend named `name` (default options). Throws usage_error if it is not registered.
+  std::shared_ptr<const sqlmorph::backend> backend(const std::string& name) const;
+
+private:
+  sqlmorph::core::config config_;
+  component_registry registry_;
+  technique_catalog catalog_;
+};
+
+}  // namespace sqlmorph::core

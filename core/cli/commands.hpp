@@ -1,0 +1,41 @@
+#pragma once
+// The sqlmorph subcommands. Each registers itself on the CLI11 app; its callback sets the exit code.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <sqlmorph/query.hpp>
+
+#include "config/config.hpp"
+
+namespace sqlmorph::core {
+
+struct global_options {
+  std::optional<std::string> config_file;
+  int verbosity = 0;
+  bool quiet = false;
+};
+
+/// Options shared by the commands that evaluate.
+struct run_options {
+  std::string techniques = "all";
+  std::string penalize = "true";
+  std::optional<double> timeout;
+  std::optional<std::uint64_t> max_rows;
+  std::optional<std::string> backend;
+};
+
+void add_run_options(CLI::App& cmd, run_options& o);
+exec_limits limits_from(const config& c, const run_options& o);
+
+/// Applies -v / -q.
+void apply_logging(const global_options& g);
+
+void register_compare_command(CLI::App& app, const global_options& g, int& exit_code);
+void register_eval_command(CLI::App& app, const global_options& g, int& exit_code);
+void register_plugins_command(CLI::App& app, const global_options& g, int& exit_code);
+void register_techniques_command(CLI::App& app, const global_options& g, int& exit_code);
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,46 @@
+// sqlmorph: evaluate text-to-SQL systems by executing gold and predicted SQL and matching results.
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <sqlmorph/version.hpp>
+
+#include "cli/commands.hpp"
+#include "errors.hpp"
+
+int main(int argc, char** argv) {
+  using namespace sqlmorph::core;
+  CLI::App app{"sqlmorph " SQLMORPH_VERSION_STRING
+               ": evaluate text-to-SQL systems by executing gold and predicted SQL and matching their results",
+               "sqlmorph"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", SQLMORPH_VERSION_STRING);
+  global_options global;
+  app.add_option("--config", global.config_file,
+                 "configuration file (default: $SQLMORPH_CONFIG, else ./sqlmorph.toml, else built-in defaults)");
+  app.add_flag("-v,--verbose", global.verbosity, "more log output (-vv for trace)");
+  app.add_flag("-q,--quiet", global.quiet, "only errors on stderr");
+
+  int exit_code = 0;
+  register_compare_command(app, global, exit_code);
+  register_eval_command(app, global, exit_code);
+  register_plugins_command(app, global, exit_code);
+  register_techniques_command(app, global, exit_code);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  } catch (const usage_error& e) {
+    std::cerr << "sqlmorph: error: " << e.what() << "\n";
+    return 2;
+  }
+  return exit_code;
+}

@@ -1,0 +1,139 @@
+#include "config/config.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <toml++/toml.h>
+
+#include "errors.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+std::string where(const std::filesystem::path& file, const toml::source_region& src) {
+  return file.string() + ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column);
+}
+
+std::string expand_dir(const std::string& text) {
+  std::string out = text;
+  const std::string token = "{exe_dir}";
+  for (std::size_t pos = out.find(token); pos != std::string::npos; pos = out.find(token, pos)) {
+    const std::string dir = executable_dir().string();
+    out.replace(pos, token.size(), dir);
+    pos += dir.size();
+  }
+  return out;
+}
+
+using key_handler = std::function<void(const toml::node&, const std::string& at)>;
+
+// Walks one table: every key must be known; each known key's handler validates and stores it.
+void walk_table(const std::filesystem::path& file, const toml::table& table, const std::string& table_name,
+                const std::map<std::string, key_handler>& keys) {
+  for (auto&& [key, node] : table) {
+    const std::string name(key.str());
+    const auto it = keys.find(name);
+    if (it == keys.end()) {
+      std::string known;
+      for (const auto& [k, h] : keys) known += (known.empty() ? "" : ", ") + k;
+      throw usage_error(where(file, key.source()) + ": unknown key '" + name + "' in " + table_name +
+                        " (known keys: " + known + ")");
+    }
+    it->second(node, where(file, node.source()));
+  }
+}
+
+double number_of(const toml::node& n, const std::string& at, const std::string& key) {
+  if (auto v = n.value<double>(); v && (n.is_floating_point() || n.is_integer())) return *v;
+  throw usage_error(at + ": '" + key + "' must be a number");
+}
+
+std::uint64_t count_of(const toml::node& n, const std::string& at, const std::string& key) {
+  if (auto v = n.value<std::int64_t>(); v && n.is_integer() && *v >= 0) return static_cast<std::uint64_t>(*v);
+  throw usage_error(at + ": '" + key + "' must be a non-negative integer");
+}
+
+}  // namespace
+
+std::filesystem::path executable_dir() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::current_path() : exe.parent_path();
+}
+
+config default_config() {
+  config c;
+  const auto exe = executable_dir();
+  c.plugin_dirs = {exe / "plugins", exe.parent_path() / "lib" / "sqlmorph" / "plugins"};
+  return c;
+}
+
+config load_config(const std::filesystem::path& file) {
+  toml::table root;
+  try {
+    root = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    throw usage_error(where(file, e.source()) + ": " + std::string(e.description()));
+  }
+  config c = default_config();
+  c.source = file;
+  const auto base = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+
+  const auto plugins_table = [&](const toml::node& n, const std::string& at) {
+    const toml::table* t = n.as_table();
+    if (t == nullptr) throw usage_error(at + ": [plugins] must be a table");
+    walk_table(file, *t, "[plugins]",
+               {{"dirs", [&](const toml::node& d, const std::string& dat) {
+                   const toml::array* arr = d.as_array();
+                   if (arr == nullptr) throw usage_error(dat + ": 'dirs' must be an array of strings");
+                   c.plugin_dirs.clear();
+                   for (const toml::node& e : *arr) {
+                     const auto s = e.value<std::string>();
+                     if (!s) throw usage_error(where(file, e.source()) + ": 'dirs' must hold strings");
+                     std::filesystem::path p = expand_dir(*s);
+                     c.plugin_dirs.push_back(p.is_absolute() ? p : base / p);
+                   }
+                 }}});
+  };
+  const auto run_table = [&](const toml::node& n, const std::string& at) {
+    const toml::table* t = n.as_table();
+    if (t == nullptr) throw usage_error(at + ": [run] must be a table");
+    walk_table(file, *t, "[run]",
+               {{"timeout", [&](const toml::node& v, const std::string& vat) {
+                   c.run.timeout_seconds = number_of(v, vat, "timeout");
+                   if (c.run.timeout_seconds < 0) throw usage_error(vat + ": 'timeout' must be >= 0 (0: no limit)");
+                 }},
+                {"max_rows", [&](const toml::node& v, const std::string& vat) { c.run.max_rows = count_of(v, vat, "max_rows"); }},
+                {"max_result_bytes",
+                 [&](const toml::node& v, const std::string& vat) {
+                   c.run.max_result_bytes = count_of(v, vat, "max_result_bytes");
+                 }},
+                {"backend", [&](const toml::node& v, const std::string& vat) {
+                   const auto s = v.value<std::string>();
+                   if (!s || s->empty()) throw usage_error(vat + ": 'backend' must be a plugin name");
+                   c.run.backend = *s;
+                 }}});
+  };
+  walk_table(file, root, "the top level", {{"plugins", plugins_table}, {"run", run_table}});
+  return c;
+}
+
+config resolve_config(const std::optional<std::filesystem::path>& explicit_file) {
+  if (explicit_file) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(*explicit_file, ec)) {
+      throw usage_error("configuration file " + explicit_file->string() + " does not exist");
+    }
+    return load_config(*explicit_file);
+  }
+  if (const char* env = std::getenv("SQLMORPH_CONFIG"); env != nullptr && *env != '\0') {
+    return resolve_config(std::filesystem::path(env));
+  }
+  std::error_code ec;
+  if (std::filesystem::is_regular_file("sqlmorph.toml", ec)) return load_config("sqlmorph.toml");
+  return default_config();
+}
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,47 @@
+#pragma once
+// sqlmorph.toml: plugin directories and run limits. Unknown keys and wrong types are errors that
+// name the file, line and column.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sqlmorph::core {
+
+struct run_config {
+  /// Seconds allowed per query (gold and predicted alike).
+  double timeout_seconds = 30.0;
+  /// Rows fetched per query before the result is cut and marked truncated.
+  std::uint64_t max_rows = 1'000'000;
+  /// Text/blob bytes fetched per query before the result is cut and marked truncated.
+  std::uint64_t max_result_bytes = 256ull * 1024 * 1024;
+  /// Backend used for databases given as file paths.
+  std::string backend = "sqlite";
+};
+
+struct config {
+  /// Where plugin libraries are looked for, in order.
+  std::vector<std::filesystem::path> plugin_dirs;
+  run_config run;
+  /// The file this came from (empty for built-in defaults).
+  std::filesystem::path source;
+};
+
+/// The directory holding the running executable.
+std::filesystem::path executable_dir();
+
+/// Built-in defaults: plugins next to the executable, then in the install directory.
+config default_config();
+
+/// Reads and validates a configuration file. `{exe_dir}` in a plugin directory is replaced by the
+/// executable's directory; relative directories are relative to the file's folder.
+/// Throws usage_error ("FILE:LINE:COL: problem").
+config load_config(const std::filesystem::path& file);
+
+/// The configuration to use: `explicit_file` if given, else $SQLMORPH_CONFIG, else
+/// ./sqlmorph.toml if present, else the built-in defaults.
+config resolve_config(const std::optional<std::filesystem::path>& explicit_file);
+
+}  // namespace sqlmorph::core

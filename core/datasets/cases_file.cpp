@@ -1,0 +1,62 @@
+#include "datasets/cases_file.hpp"
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "datasets/text_lines.hpp"
+#include "errors.hpp"
+
+namespace sqlmorph::core {
+
+std::vector<example> read_cases_file(const std::filesystem::path& file,
+                                     const std::optional<std::filesystem::path>& db_root) {
+  const std::vector<std::string> lines = read_lines(file);
+  const std::filesystem::path base = db_root ? *db_root : (file.has_parent_path() ? file.parent_path() : ".");
+  std::vector<example> out;
+  std::map<std::string, std::size_t> first_line_of;
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    const std::string at = file.string() + ":" + std::to_string(n + 1);
+    if (trim(lines[n]).empty()) continue;
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(lines[n]);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw usage_error(at + ": invalid JSON: " + e.what());
+    }
+    if (!j.is_object()) throw usage_error(at + ": expected a JSON object");
+    const auto text = [&](const char* key, bool required) -> std::string {
+      const auto it = j.find(key);
+      if (it == j.end() || it->is_null()) {
+        if (required) throw usage_error(at + ": missing field '" + key + "'");
+        return {};
+      }
+      if (std::string(key) == "id" && it->is_number_integer()) return std::to_string(it->get<long long>());
+      if (!it->is_string()) throw usage_error(at + ": field '" + key + "' must be a string");
+      return it->get<std::string>();
+    };
+    example ex;
+    ex.id = text("id", true);
+    const std::string db = text("db", true);
+    ex.gold = text("gold", true);
+    ex.pred = text("pred", true);
+    ex.db_id = text("db_id", false);
+    ex.question = text("question", false);
+    ex.evidence = text("evidence", false);
+    ex.difficulty = text("difficulty", false);
+    ex.system = text("system", false);
+    ex.origin = at;
+    if (ex.id.empty()) throw usage_error(at + ": field 'id' is empty");
+    if (db.empty()) throw usage_error(at + ": field 'db' is empty");
+    const std::filesystem::path db_path(db);
+    ex.db = (db_path.is_absolute() ? db_path : base / db_path).lexically_normal().string();
+    if (ex.db_id.empty()) ex.db_id = db_path.stem().string();
+    const std::string key = ex.system + "\x1f" + ex.id;
+    if (auto [it, added] = first_line_of.emplace(key, n + 1); !added) {
+      throw usage_error(at + ": duplicate id '" + ex.id + "' (first on line " + std::to_string(it->second) + ")");
+    }
+    out.push_back(std::move(ex));
+  }
+  return out;
+}
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,125 @@
+#include "datasets/spider_files.hpp"
+
+#include <algorithm>
+#include <spdlog/spdlog.h>
+
+#include "datasets/csv.hpp"
+#include "datasets/text_lines.hpp"
+#include "errors.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+std::vector<std::string> read_csv_predictions(const std::filesystem::path& file) {
+  const std::vector<csv_row> rows = parse_csv(read_file(file), file.string());
+  if (rows.empty()) throw usage_error(file.string() + ": empty CSV file");
+  const auto& header = rows[0].fields;
+  std::optional<std::size_t> column;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const std::string h = lower_ascii(trim(header[i]));
+    if (h == "predicted sql" || h == "predicted_sql" || h == "pred" || h == "prediction") column = i;
+  }
+  if (!column) {
+    throw usage_error(file.string() + ":1: no prediction column in the CSV header (expected one named "
+                      "\"PREDICTED SQL\", \"predicted_sql\", \"pred\" or \"prediction\")");
+  }
+  std::vector<std::string> out;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    if (*column >= rows[r].fields.size()) {
+      throw usage_error(file.string() + ":" + std::to_string(rows[r].line) + ": row has " +
+                        std::to_string(rows[r].fields.size()) + " fields, the header has " +
+                        std::to_string(header.size()));
+    }
+    out.push_back(rows[r].fields[*column]);
+  }
+  return out;
+}
+
+}  // namespace
+
+prediction_tabs parse_prediction_tabs(const std::string& text) {
+  if (text == "official") return prediction_tabs::official;
+  if (text == "keep") return prediction_tabs::keep;
+  throw usage_error("--pred-tabs must be 'official' or 'keep', not '" + text + "'");
+}
+
+std::vector<std::string> read_spider_predictions(const std::filesystem::path& file,
+                                                 const std::vector<std::string>& gold_db_ids, prediction_tabs tabs) {
+  if (lower_ascii(file.extension().string()) == ".csv") return read_csv_predictions(file);
+  std::vector<std::string> lines = read_lines(file);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string& line = lines[i];
+    const std::string expected_db = i < gold_db_ids.size() ? gold_db_ids[i] : std::string();
+    if (tabs == prediction_tabs::official) {
+      line = trim(line);
+      const std::size_t tab = line.find('\t');
+      if (tab == std::string::npos) continue;
+      if (trim(std::string_view(line).substr(tab + 1)) != expected_db) {
+        spdlog::warn("{}:{}: tab inside the SQL; as the official evaluator reads the file, the SQL ends at the first "
+                     "tab (--pred-tabs keep keeps the whole line)",
+                     file.string(), i + 1);
+      }
+      line = trim(std::string_view(line).substr(0, tab));
+      continue;
+    }
+    const std::size_t tab = line.rfind('\t');
+    if (tab == std::string::npos) continue;
+    const std::string suffix = trim(std::string_view(line).substr(tab + 1));
+    // Only a trailing tab followed by the line's db_id is a separator; other tabs belong to the SQL.
+    if (suffix == expected_db) {
+      line.resize(tab);
+    } else if (!suffix.empty() &&
+               std::find(gold_db_ids.begin(), gold_db_ids.end(), suffix) != gold_db_ids.end()) {
+      spdlog::warn("{}:{}: prediction ends with db_id '{}' but the gold line is for '{}'; is the file aligned?",
+                   file.string(), i + 1, suffix, expected_db.empty() ? "?" : expected_db);
+      line.resize(tab);
+    }
+  }
+  return lines;
+}
+
+std::vector<example> read_spider_files(const spider_files& files) {
+  const std::vector<std::string> gold_lines = read_lines(files.gold);
+  std::vector<std::string> gold_sql;
+  std::vector<std::string> db_ids;
+  for (std::size_t i = 0; i < gold_lines.size(); ++i) {
+    const std::size_t tab = gold_lines[i].rfind('\t');
+    const std::string db_id = tab == std::string::npos ? std::string() : trim(gold_lines[i].substr(tab + 1));
+    if (db_id.empty()) {
+      throw usage_error(files.gold.string() + ":" + std::to_string(i + 1) +
+                        ": expected 'SQL<TAB>db_id' (Spider's gold format)");
+    }
+    gold_sql.push_back(gold_lines[i].substr(0, tab));
+    db_ids.push_back(db_id);
+  }
+  const std::vector<std::string> preds = read_spider_predictions(files.pred, db_ids, files.tabs);
+  if (preds.size() != gold_sql.size()) {
+    throw usage_error(files.pred.string() + " has " + std::to_string(preds.size()) + " predictions but " +
+                      files.gold.string() + " has " + std::to_string(gold_sql.size()) +
+                      " gold queries; the files must be aligned line by line");
+  }
+  const std::string system = files.system ? *files.system : files.pred.stem().string();
+  std::vector<example> out;
+  out.reserve(preds.size());
+  for (std::size_t i = 0; i < preds.size(); ++i) {
+    example ex;
+    ex.id = system + ":" + std::to_string(i);
+    ex.db_id = db_ids[i];
+    ex.db = (files.db_root / db_ids[i] / (db_ids[i] + ".sqlite")).string();
+    ex.gold = gold_sql[i];
+    ex.pred = preds[i];
+    ex.system = system;
+    ex.origin = files.pred.string() + ":" + std::to_string(i + 1);
+    out.push_back(std::move(ex));
+  }
+  return out;
+}
+
+}  // namespace sqlmorph::core

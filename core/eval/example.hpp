@@ -1,0 +1,26 @@
+#pragma once
+// One thing to evaluate: a gold query, a predicted query and the database they run on.
+
+#include <string>
+
+namespace sqlmorph::core {
+
+struct example {
+  /// Unique within a run (e.g. "dail-sql-gpt4:17" or the cases file's `id`).
+  std::string id;
+  /// The database's name (Spider's db_id); may be empty.
+  std::string db_id;
+  /// What the backend opens: a file path for SQLite.
+  std::string db;
+  std::string gold;
+  std::string pred;
+  /// The system that produced `pred` (empty if unknown).
+  std::string system;
+  std::string question;
+  std::string evidence;
+  std::string difficulty;
+  /// Where the example was read from ("cases.jsonl:12"), for messages.
+  std::string origin;
+};
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,30 @@
+#pragma once
+// Scores one example under every technique variant of a run: rewrites and executes each distinct
+// query once, normalizes each result once per normalizer chain, matches rows once per matcher pair.
+
+#include <memory>
+#include <vector>
+
+#include "eval/example.hpp"
+#include "eval/query_runner.hpp"
+#include "eval/record.hpp"
+#include "techniques/technique.hpp"
+
+namespace sqlmorph::core {
+
+class example_evaluator {
+public:
+  example_evaluator(query_runner& runner, std::vector<std::shared_ptr<const technique>> techniques);
+
+  /// One record per technique variant, in the order the variants were given. Never throws for
+  /// problems of the example itself: failures become statuses.
+  std::vector<record> evaluate(const example& ex);
+
+  const std::vector<std::shared_ptr<const technique>>& techniques() const noexcept { return techniques_; }
+
+private:
+  query_runner& runner_;
+  std::vector<std::shared_ptr<const technique>> techniques_;
+};
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,35 @@
+#include "eval/query_runner.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace sqlmorph::core {
+
+query_runner::query_runner(std::shared_ptr<const backend> engine, exec_limits limits, std::size_t max_open_connections)
+    : engine_(std::move(engine)), limits_(limits), max_open_(max_open_connections == 0 ? 1 : max_open_connections) {}
+
+std::shared_ptr<const query_outcome> query_runner::execute(const std::string& target, std::string_view sql) {
+  auto it = open_.begin();
+  for (; it != open_.end(); ++it) {
+    if (it->target == target) break;
+  }
+  if (it == open_.end()) {
+    connect_outcome c = engine_->connect(target);
+    if (!c.conn) {
+      if (c.status == query_status::ok) c.status = query_status::backend_error;
+      return std::make_shared<const query_outcome>(query_outcome::failure(c.status, std::move(c.message)));
+    }
+    open_.push_front({target, std::move(c.conn)});
+    if (open_.size() > max_open_) open_.pop_back();
+  } else if (it != open_.begin()) {
+    open_.splice(open_.begin(), open_, it);
+  }
+  auto outcome = std::make_shared<query_outcome>(open_.front().conn->execute(sql, limits_));
+  if (outcome->status == query_status::backend_error) {
+    // The connection may be unusable; the next query on this database reconnects.
+    spdlog::debug("dropping connection to {} after a backend error: {}", target, outcome->message);
+    open_.pop_front();
+  }
+  return outcome;
+}
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,17 @@
+#pragma once
+// Records as JSON objects, with the field order of the documented output format.
+
+#include <nlohmann/json.hpp>
+
+#include "eval/record.hpp"
+
+namespace sqlmorph::core {
+
+/// {"technique", "penalize_extra_pred_cols", "status", "EX", "EXP", "EXR", "F1", "error", "gold_ms",
+/// "pred_ms", ...extra fields}; with `with_example` the object starts with "id", "db_id", "system".
+nlohmann::ordered_json record_to_json(const record& r, bool with_example);
+
+/// Text with invalid UTF-8 replaced (JSON output must be valid UTF-8).
+std::string dump_json(const nlohmann::ordered_json& j, int indent = -1);
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,214 @@
+#include "plugins/component_registry.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <spdlog/spdlog.h>
+
+#include "errors.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+std::string option_list(const component_info& info) {
+  if (info.options.empty()) return "it takes no options";
+  std::string out = "its options are: ";
+  for (std::size_t i = 0; i < info.options.size(); ++i) {
+    if (i) out += ", ";
+    out += info.options[i].name;
+  }
+  return out;
+}
+
+std::string spec_value_type(const spec_value& v) {
+  switch (v.index()) {
+    case 0: return "a bool";
+    case 1: return "an int";
+    case 2: return "a double";
+    case 3: return "a string";
+    default: return "a component";
+  }
+}
+
+// Parses a declared default (validated at load time) into a spec value of the declared type.
+spec_value parse_default(const option_decl& decl) {
+  const std::string& text = *decl.default_value;
+  if (decl.type == "bool") return text == "true";
+  if (decl.type == "int") {
+    std::int64_t v = 0;
+    std::from_chars(text.data(), text.data() + text.size(), v);
+    return v;
+  }
+  if (decl.type == "double") return std::strtod(text.c_str(), nullptr);
+  if (decl.type == "string") return text;
+  return std::make_shared<const component_spec>(text);  // a component kind: the default names one
+}
+
+}  // namespace
+
+void component_registry::load_directories(const std::vector<std::filesystem::path>& dirs) {
+  std::vector<std::filesystem::path> seen;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+      spdlog::debug("plugin directory {} does not exist; skipped", dir.string());
+      continue;
+    }
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      if (entry.is_regular_file(ec) && entry.path().extension() == ".so") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      const auto canonical = std::filesystem::weakly_canonical(file, ec);
+      if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) continue;
+      seen.push_back(canonical);
+      load_file(file);
+    }
+  }
+}
+
+bool component_registry::load_file(const std::filesystem::path& file) {
+  auto loaded = load_plugin_library(file);
+  if (auto* refusal = std::get_if<plugin_refusal>(&loaded)) {
+    spdlog::error("plugin {} {}", refusal->file.string(), refusal->reason);
+    refusals_.push_back(std::move(*refusal));
+    return false;
+  }
+  auto& lib = std::get<loaded_library>(loaded);
+  for (const component_info& c : lib.components) {
+    if (const component_info* existing = find(c.kind, c.name)) {
+      plugin_refusal r{file, c.kind + " '" + c.name + "' is already provided by " + existing->file.string() +
+                                 " (library " + existing->library + "); duplicate names are refused"};
+      spdlog::error("plugin {} {}", r.file.string(), r.reason);
+      refusals_.push_back(std::move(r));
+      return false;
+    }
+  }
+  libraries_.push_back(std::move(lib));
+  for (const component_info& c : libraries_.back().components) by_kind_[c.kind][c.name] = &c;
+  spdlog::debug("loaded plugin library {} {} from {}", libraries_.back().name, libraries_.back().version,
+                file.string());
+  return true;
+}
+
+const component_info* component_registry::find(std::string_view kind, std::string_view name) const {
+  const auto k = by_kind_.find(kind);
+  if (k == by_kind_.end()) return nullptr;
+  const auto n = k->second.find(name);
+  return n == k->second.end() ? nullptr : n->second;
+}
+
+std::vector<const component_info*> component_registry::list(std::string_view kind) const {
+  std::vector<const component_info*> out;
+  for (const auto& [k, names] : by_kind_) {
+    if (!kind.empty() && k != kind) continue;
+    for (const auto& [n, info] : names) out.push_back(info);
+  }
+  return out;
+}
+
+const component_info& component_registry::require(std::string_view kind, std::string_view name) const {
+  if (const component_info* info = find(kind, name)) return *info;
+  std::string msg = "unknown " + std::string(kind) + " '" + std::string(name) + "'";
+  const auto names = list(kind);
+  if (names.empty()) {
+    msg += "; no " + std::string(kind) + " is registered (are the plugin directories in sqlmorph.toml right?)";
+  } else {
+    msg += "; registered: ";
+    for (std::size_t i = 0; i < names.size(); ++i) msg += (i ? ", " : "") + names[i]->name;
+  }
+  if (!refusals_.empty()) msg += " (" + std::to_string(refusals_.size()) + " plugin libraries were refused; see `sqlmorph plugins`)";
+  throw usage_error(msg);
+}
+
+component_registry::bound_options component_registry::bind(const component_info& info,
+                                                          const component_spec& spec) const {
+  const std::string who = info.kind + " '" + info.name + "'";
+  for (const auto& [name, v] : spec.options) {
+    if (info.find_option(name) == nullptr) {
+      throw usage_error(who + ": unknown option '" + name + "'; " + option_list(info));
+    }
+  }
+  bound_options out;
+  out.key = info.kind + ":" + info.name + "{";
+  for (const option_decl& decl : info.options) {
+    spec_value v;
+    if (auto it = spec.options.find(decl.name); it != spec.options.end()) {
+      v = it->second;
+    } else if (decl.default_value) {
+      v = parse_default(decl);
+    } else {
+      throw usage_error(who + ": option '" + decl.name + "' is required (" + decl.description + ")");
+    }
+    const auto wrong_type = [&] {
+      return usage_error(who + ": option '" + decl.name + "' must be of type " + decl.type + ", got " +
+                         spec_value_type(v));
+    };
+    option_value bound;
+    std::string key_part;
+    if (decl.type == "bool") {
+      if (!std::holds_alternative<bool>(v)) throw wrong_type();
+      bound = std::get<bool>(v);
+    } else if (decl.type == "int") {
+      if (const double* d = std::get_if<double>(&v); d != nullptr && *d == static_cast<double>(static_cast<std::int64_t>(*d))) {
+        v = static_cast<std::int64_t>(*d);
+      }
+      if (!std::holds_alternative<std::int64_t>(v)) throw wrong_type();
+      bound = std::get<std::int64_t>(v);
+    } else if (decl.type == "double") {
+      if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) v = static_cast<double>(*i);
+      if (!std::holds_alternative<double>(v)) throw wrong_type();
+      bound = std::get<double>(v);
+    } else if (decl.type == "string") {
+      if (!std::holds_alternative<std::string>(v)) throw wrong_type();
+      bound = std::get<std::string>(v);
+    } else {
+      // A component option: a name (default options) or a full spec.
+      std::shared_ptr<const component_spec> sub;
+      if (const std::string* s = std::get_if<std::string>(&v)) {
+        sub = std::make_shared<const component_spec>(*s);
+      } else if (auto* c = std::get_if<std::shared_ptr<const component_spec>>(&v)) {
+        sub = *c;
+      } else {
+        throw wrong_type();
+      }
+      std::shared_ptr<const void> instance;
+      try {
+        instance = create_erased(decl.type, *sub);
+        key_part = instance_key(decl.type, *sub);
+      } catch (const usage_error& e) {
+        throw usage_error(who + ": option '" + decl.name + "': " + e.what());
+      }
+      bound = component_ref{decl.type, sub->name, std::move(instance)};
+    }
+    if (key_part.empty()) key_part = option_value_to_string(bound);
+    out.key += decl.name + "=" + key_part + ";";
+    out.values.set(decl.name, std::move(bound));
+  }
+  out.key += "}";
+  return out;
+}
+
+std::string component_registry::instance_key(std::string_view kind, const component_spec& spec) const {
+  return bind(require(kind, spec.name), spec).key;
+}
+
+std::shared_ptr<const void> component_registry::create_erased(std::string_view kind, const component_spec& spec) const {
+  const component_info& info = require(kind, spec.name);
+  bound_options bound = bind(info, spec);
+  std::lock_guard lock(instances_mutex_);
+  if (auto it = instances_.find(bound.key); it != instances_.end()) return it->second;
+  char error[1024] = {0};
+  void* raw = info.entry->create(&bound.values, error, sizeof error);
+  if (raw == nullptr) {
+    throw usage_error(info.kind + " '" + info.name + "' could not be created: " +
+                      (error[0] ? std::string(error) : std::string("no reason given")));
+  }
+  auto destroy = info.entry->destroy;
+  auto keep_alive = info.keep_alive;
+  std::shared_ptr<const void> instance(raw, [destroy, keep_alive](const void* p) { destroy(const_cast<void*>(p)); });
+  instances_.emplace(bound.key, instance);
+  return instance;
+}
+
+}  // namespace sqlmorph::core

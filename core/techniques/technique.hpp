@@ -1,0 +1,75 @@
+#pragma once
+// A technique assembled from registered components: rewriters → normalizers → column matcher →
+// row matcher → scorer. Immutable once assembled; shared by every worker.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <sqlmorph/column_matcher.hpp>
+#include <sqlmorph/normalizer.hpp>
+#include <sqlmorph/row_matcher.hpp>
+#include <sqlmorph/scorer.hpp>
+#include <sqlmorph/sql_rewriter.hpp>
+
+#include "plugins/component_registry.hpp"
+#include "techniques/technique_spec.hpp"
+
+namespace sqlmorph::core {
+
+/// Alignments and row matches already computed for one example, keyed by the inputs and the
+/// matcher instances: techniques that differ only in their scorer (e.g. the two
+/// `penalize_extra_pred_cols` variants) match rows once.
+class match_memo {
+public:
+  struct entry {
+    column_alignment alignment;
+    row_match rows;
+  };
+  const entry& get_or_compute(const std::string& key, const std::function<entry()>& compute);
+  void clear() { entries_.clear(); }
+
+private:
+  std::map<std::string, entry, std::less<>> entries_;
+};
+
+class technique {
+public:
+  /// Instantiates every component of `spec` and checks they fit together (the row matcher accepts
+  /// the column matcher's alignments). Throws usage_error naming the technique and the problem.
+  static std::shared_ptr<const technique> assemble(const technique_spec& spec, const component_registry& registry);
+
+  const technique_spec& spec() const noexcept { return spec_; }
+  const std::string& name() const noexcept { return spec_.name; }
+  /// The scorer's `penalize_extra_pred_cols` value, or empty if it has no such option.
+  std::optional<bool> penalize_extra_pred_cols() const noexcept { return penalize_; }
+  metric_set metrics() const noexcept { return scorer_->metrics(); }
+
+  const std::vector<std::shared_ptr<const sql_rewriter>>& rewriters() const noexcept { return rewriters_; }
+  const std::vector<std::shared_ptr<const normalizer>>& normalizers() const noexcept { return normalizers_; }
+  /// Identify the rewriter and normalizer chains: equal keys mean the same queries are executed and
+  /// the same normalized results are matched.
+  const std::string& rewriter_key() const noexcept { return rewriter_key_; }
+  const std::string& normalizer_key() const noexcept { return normalizer_key_; }
+
+  /// Scores one example whose (rewritten) queries both succeeded and whose results were normalized.
+  /// `input_key` identifies those inputs within `memo`.
+  scores evaluate(const match_input& in, const std::string& input_key, match_memo& memo) const;
+
+private:
+  technique_spec spec_;
+  std::optional<bool> penalize_;
+  std::vector<std::shared_ptr<const sql_rewriter>> rewriters_;
+  std::vector<std::shared_ptr<const normalizer>> normalizers_;
+  std::shared_ptr<const column_matcher> columns_;
+  std::shared_ptr<const row_matcher> rows_;
+  std::shared_ptr<const scorer> scorer_;
+  std::string rewriter_key_;
+  std::string normalizer_key_;
+  std::string matcher_key_;
+};
+
+}  // namespace sqlmorph::core

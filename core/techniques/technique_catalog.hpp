@@ -1,0 +1,47 @@
+#pragma once
+// The techniques a run can use, by name, and their expansion into the variants a run evaluates.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "techniques/technique.hpp"
+#include "techniques/technique_spec.hpp"
+
+namespace sqlmorph::core {
+
+/// Which values of `penalize_extra_pred_cols` a run evaluates.
+enum class penalize_choice { yes, no, both };
+
+/// Parses "true", "false" or "both"; throws usage_error otherwise.
+penalize_choice parse_penalize_choice(const std::string& text);
+
+class technique_catalog {
+public:
+  /// Adds a declaration; a second declaration of the same name is an error naming both origins.
+  void add(technique_spec spec);
+  const technique_spec* find(const std::string& name) const;
+  /// Names in declaration order.
+  std::vector<std::string> names() const;
+
+  /// Assembles the variants of the named techniques ("all" = every technique), in the order given:
+  /// one per requested `penalize_extra_pred_cols` value for techniques whose scorer has that option,
+  /// one otherwise. Throws usage_error for an unknown name (listing the known ones).
+  std::vector<std::shared_ptr<const technique>> assemble(const std::vector<std::string>& requested,
+                                                         penalize_choice penalize,
+                                                         const component_registry& registry) const;
+
+private:
+  std::vector<technique_spec> specs_;
+};
+
+/// The reference techniques of TECHNIQUES.md (execution accuracy, the SQLMorph cell techniques,
+/// the official Spider comparison and exec score), declared from the reference components.
+void add_reference_techniques(technique_catalog& catalog);
+
+/// Splits "a,b , c" into names; "all" stays "all".
+std::vector<std::string> split_technique_list(const std::string& text);
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,32 @@
+#pragma once
+/// \file row_matcher.hpp
+/// The RowMatcher interface: counts matched cells (or decides equivalence) between two results
+/// whose columns have been aligned.
+
+#include <initializer_list>
+
+#include "sqlmorph/match.hpp"
+
+namespace sqlmorph {
+
+/// Matches the rows of two results under a column alignment (multiset, greedy partial, token
+/// Jaccard, permutation equivalence, ...). Stateless after construction; thread-safe.
+class row_matcher {
+public:
+  static constexpr const char* kind_name = "row_matcher";
+  using interface_type = row_matcher;
+
+  virtual ~row_matcher() = default;
+
+  /// Matches rows. Throws `std::invalid_argument` when the alignment's mode is one this matcher
+  /// does not accept (a technique assembled from incompatible components).
+  row_match match(const match_input& in, const column_alignment& columns) const;
+
+  /// Whether this matcher understands alignments of the given mode.
+  virtual bool accepts(column_alignment::mode m) const noexcept = 0;
+
+protected:
+  virtual row_match do_match_(const match_input& in, const column_alignment& columns) const = 0;
+};
+
+}  // namespace sqlmorph

@@ -1,0 +1,48 @@
+#include "sqlite_backend.hpp"
+
+#include <sqlmorph/plugin.hpp>
+
+#include "sqlite_connection.hpp"
+
+namespace sqlmorph::sqlite {
+
+sqlite_backend::sqlite_backend(const option_values& o) {
+  settings_.immutable = o.get_bool("immutable");
+  settings_.progress_interval = static_cast<int>(o.get_int("progress_interval"));
+  settings_.busy_timeout_ms = static_cast<int>(o.get_int("busy_timeout_ms"));
+  if (settings_.progress_interval < 1) throw std::invalid_argument("progress_interval must be at least 1");
+  if (sqlite3_threadsafe() == 0) throw std::runtime_error("the SQLite library is not thread-safe");
+}
+
+backend_capabilities sqlite_backend::capabilities() const {
+  backend_capabilities c;
+  c.dialect = "sqlite";
+  c.enforces_read_only = true;
+  c.engine_timeout = true;
+  c.cancellable = true;
+  c.single_statement = true;
+  return c;
+}
+
+connect_outcome sqlite_backend::connect(std::string_view target) const {
+  connect_outcome out;
+  sqlite3* db = open_read_only(std::string(target), settings_, out.status, out.message);
+  if (db != nullptr) out.conn = std::make_unique<sqlite_connection>(db, settings_);
+  return out;
+}
+
+}  // namespace sqlmorph::sqlite
+
+namespace {
+const sqlmorph_option_v1 sqlite_options[] = {
+    {"immutable", "bool", "false",
+     "open files with SQLite's immutable=1: no locking or journal checks, for databases nobody writes"},
+    {"progress_interval", "int", "1000", "SQLite VM instructions between two checks of the time limit"},
+    {"busy_timeout_ms", "int", "5000", "how long to wait for a lock held by another process"}};
+}  // namespace
+
+SQLMORPH_PLUGIN_LIBRARY("backend_sqlite", "1.0.0",
+                        sqlmorph::plugin::component<sqlmorph::sqlite::sqlite_backend>(
+                            "sqlite", "1.0.0",
+                            "SQLite database files, read-only: authorizer, engine-enforced timeout, row and byte caps",
+                            sqlite_options))

@@ -1,0 +1,29 @@
+#pragma once
+// The SQLite backend: opens database files read-only and executes one statement at a time under
+// an authorizer, a time limit enforced by the engine, and row/byte caps.
+
+#include <sqlmorph/backend.hpp>
+#include <sqlmorph/options.hpp>
+
+namespace sqlmorph::sqlite {
+
+struct sqlite_settings {
+  /// Open with SQLite's `immutable=1` (no locking, no journal checks): for files nobody writes.
+  bool immutable = false;
+  /// VM instructions between two checks of the deadline.
+  int progress_interval = 1000;
+  /// How long to wait for a lock held by another process, in milliseconds.
+  int busy_timeout_ms = 5000;
+};
+
+class sqlite_backend final : public backend {
+public:
+  explicit sqlite_backend(const option_values& o);
+  backend_capabilities capabilities() const override;
+  connect_outcome connect(std::string_view target) const override;
+
+private:
+  sqlite_settings settings_;
+};
+
+}  // namespace sqlmorph::sqlite

@@ -1,0 +1,249 @@
+#include "sqlite_connection.hpp"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cstring>
+
+namespace sqlmorph::sqlite {
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// After the first statement SQLite hands back the rest of the text; only blanks, comments and
+// semicolons may follow (a trailing `;` or comment is fine, a second statement is not).
+std::string_view meaningful_rest(std::string_view rest) {
+  std::size_t i = 0;
+  while (i < rest.size()) {
+    const char c = rest[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == ';') {
+      ++i;
+    } else if (rest.substr(i, 2) == "--") {
+      while (i < rest.size() && rest[i] != '\n') ++i;
+    } else if (rest.substr(i, 2) == "/*") {
+      const std::size_t end = rest.find("*/", i + 2);
+      i = end == std::string_view::npos ? rest.size() : end + 2;
+    } else {
+      return rest.substr(i);
+    }
+  }
+  return {};
+}
+
+// The first three words of a statement, e.g. "DROP TABLE items".
+std::string statement_head(std::string_view sql) {
+  std::string out;
+  int words = 0;
+  std::size_t i = 0;
+  while (i < sql.size() && words < 3) {
+    while (i < sql.size() && std::isspace(static_cast<unsigned char>(sql[i]))) ++i;
+    const std::size_t start = i;
+    while (i < sql.size() && !std::isspace(static_cast<unsigned char>(sql[i])) && sql[i] != ';') ++i;
+    if (i == start) break;
+    if (!out.empty()) out += ' ';
+    out.append(sql.substr(start, std::min<std::size_t>(i - start, 40)));
+    ++words;
+  }
+  return out;
+}
+
+std::string excerpt(std::string_view s, std::size_t n = 40) {
+  return s.size() <= n ? std::string(s) : std::string(s.substr(0, n)) + "...";
+}
+
+// A URI that opens `path` read-only: the path is percent-encoded so that nothing in it can be read
+// as a URI parameter (the library is built to interpret file: names as URIs).
+std::string read_only_uri(const std::string& path, bool immutable) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string uri = "file:";
+  for (const char ch : path) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '%' || c == '?' || c == '#' || c <= 0x20 || c >= 0x7f) {
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 0xf];
+    } else {
+      uri += ch;
+    }
+  }
+  uri += "?mode=ro";
+  if (immutable) uri += "&immutable=1";
+  return uri;
+}
+
+}  // namespace
+
+sqlite3* open_read_only(const std::string& path, const sqlite_settings& settings, query_status& status,
+                        std::string& message) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    status = query_status::db_missing;
+    message = "database not found: " + path;
+    return nullptr;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    status = query_status::backend_error;
+    message = "not a database file: " + path;
+    return nullptr;
+  }
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(read_only_uri(path, settings.immutable).c_str(), &db,
+                                 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    status = query_status::backend_error;
+    message = "cannot open " + path + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close(db);
+    return nullptr;
+  }
+  sqlite3_extended_result_codes(db, 1);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_busy_timeout(db, settings.busy_timeout_ms);
+  // Read the header and schema now, so a file that is not a database fails here, not as a query.
+  char* err = nullptr;
+  if (sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, &err) != SQLITE_OK) {
+    status = query_status::backend_error;
+    message = "cannot read " + path + ": " + (err ? err : sqlite3_errmsg(db));
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return nullptr;
+  }
+  status = query_status::ok;
+  return db;
+}
+
+sqlite_connection::sqlite_connection(sqlite3* db, sqlite_settings settings) : db_(db), settings_(settings) {
+  install_authorizer(db_, this);
+  sqlite3_progress_handler(db_, settings_.progress_interval, &sqlite_connection::on_progress, this);
+}
+
+sqlite_connection::~sqlite_connection() { sqlite3_close(db_); }
+
+void sqlite_connection::cancel() noexcept {
+  cancelled_.store(true);
+  sqlite3_interrupt(db_);
+}
+
+int sqlite_connection::on_progress(void* self) noexcept {
+  auto* c = static_cast<sqlite_connection*>(self);
+  if (c->cancelled_.load(std::memory_order_relaxed)) return 1;
+  if (c->has_deadline_ && std::chrono::steady_clock::now() >= c->deadline_) {
+    c->deadline_hit_ = true;
+    return 1;
+  }
+  return 0;
+}
+
+query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits& limits) {
+  const auto start = std::chrono::steady_clock::now();
+  has_deadline_ = limits.timeout_seconds > 0;
+  if (has_deadline_) {
+    deadline_ = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(limits.timeout_seconds));
+  }
+  deadline_hit_ = false;
+  cancelled_.store(false);
+  denial_.clear();
+
+  const auto fail = [&](query_status s, std::string msg) { return query_outcome::failure(s, std::move(msg), ms_since(start)); };
+  const auto engine_failure = [&](int rc) {
+    if ((rc & 0xff) == SQLITE_INTERRUPT && deadline_hit_) {
+      char secs[32];
+      std::snprintf(secs, sizeof secs, "%g", limits.timeout_seconds);
+      return fail(query_status::timeout,
+                  std::string("exceeded the time limit of ") + secs + " s (interrupted by SQLite)");
+    }
+    if ((rc & 0xff) == SQLITE_INTERRUPT && cancelled_.load()) return fail(query_status::error, "cancelled");
+    std::string msg = sqlite3_errmsg(db_);
+    if ((rc & 0xff) == SQLITE_AUTH && !denial_.empty()) {
+      // SQLite checks its own schema bookkeeping first (a DROP TABLE is refused as a DELETE on
+      // sqlite_master): name the statement instead.
+      msg += ": the evaluation is read-only and refuses " +
+             (denial_is_bookkeeping_ ? "a schema change (" + statement_head(sql) + ")" : denial_);
+    }
+    return fail(query_status::error, std::move(msg));
+  };
+
+  if (sql.find('\0') != std::string_view::npos) return fail(query_status::error, "the SQL contains a NUL byte");
+  sqlite3_stmt* stmt = nullptr;
+  const char* tail = nullptr;
+  int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
+  if (rc != SQLITE_OK) return engine_failure(rc);
+  if (stmt == nullptr) return fail(query_status::error, "empty query: the SQL holds no statement");
+  struct finalizer {
+    sqlite3_stmt* s;
+    ~finalizer() { sqlite3_finalize(s); }
+  } guard{stmt};
+
+  const std::string_view rest = meaningful_rest(sql.substr(static_cast<std::size_t>(tail - sql.data())));
+  if (!rest.empty()) {
+    return fail(query_status::error, "more than one statement: only a single statement is evaluated (found '" +
+                                         excerpt(rest) + "' after the first)");
+  }
+  if (!sqlite3_stmt_readonly(stmt)) return fail(query_status::error, "not a read-only statement: refused");
+  const int columns = sqlite3_column_count(stmt);
+  if (columns == 0) return fail(query_status::error, "the statement returns no rows (not a query): refused");
+
+  query_outcome out;
+  std::vector<std::string> names;
+  std::vector<std::string> types;
+  names.reserve(static_cast<std::size_t>(columns));
+  for (int c = 0; c < columns; ++c) {
+    const char* name = sqlite3_column_name(stmt, c);
+    const char* type = sqlite3_column_decltype(stmt, c);
+    names.emplace_back(name ? name : "");
+    types.emplace_back(type ? type : "");
+  }
+  out.rows.set_columns(std::move(names), std::move(types));
+
+  std::uint64_t rows = 0;
+  std::uint64_t bytes = 0;
+  while (true) {
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) return engine_failure(rc);
+    if (limits.max_rows > 0 && rows == limits.max_rows) {
+      out.rows.set_truncated(true);
+      out.message = "more than " + std::to_string(limits.max_rows) + " rows (row cap)";
+      break;
+    }
+    bool over_bytes = false;
+    for (int c = 0; c < columns && !over_bytes; ++c) {
+      switch (sqlite3_column_type(stmt, c)) {
+        case SQLITE_INTEGER: out.rows.append_integer(sqlite3_column_int64(stmt, c)); break;
+        case SQLITE_FLOAT: out.rows.append_real(sqlite3_column_double(stmt, c)); break;
+        case SQLITE_TEXT: {
+          const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+          const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
+          out.rows.append_text(std::string_view(p ? p : "", n));
+          bytes += n;
+          break;
+        }
+        case SQLITE_BLOB: {
+          const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt, c));
+          const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
+          out.rows.append_blob(std::string_view(p ? p : "", n));
+          bytes += n;
+          break;
+        }
+        default: out.rows.append_null(); break;
+      }
+      over_bytes = limits.max_bytes > 0 && bytes > limits.max_bytes;
+    }
+    if (over_bytes) {
+      out.rows.keep_rows(rows);
+      out.rows.set_truncated(true);
+      out.message = "more than " + std::to_string(limits.max_bytes) + " bytes of text (byte cap)";
+      break;
+    }
+    ++rows;
+  }
+  out.elapsed_ms = ms_since(start);
+  return out;
+}
+
+}  // namespace sqlmorph::sqlite

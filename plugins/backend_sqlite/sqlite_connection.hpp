@@ -1,0 +1,57 @@
+#pragma once
+// One read-only SQLite connection: the statement check, execution and fetching.
+
+#include <atomic>
+#include <chrono>
+#include <string>
+
+#include <sqlite3.h>
+
+#include <sqlmorph/backend.hpp>
+
+#include "sqlite_backend.hpp"
+
+namespace sqlmorph::sqlite {
+
+class sqlite_connection final : public connection {
+public:
+  /// Takes ownership of `db`, which must already be open read-only with the safety settings applied
+  /// (see open_read_only()).
+  sqlite_connection(sqlite3* db, sqlite_settings settings);
+  ~sqlite_connection() override;
+
+  query_outcome execute(std::string_view sql, const exec_limits& limits) override;
+  void cancel() noexcept override;
+
+  /// Called by the authorizer when it refuses an action, to explain SQLite's "not authorized".
+  /// The first refusal of the statement itself is kept; refusals of SQLite's bookkeeping (writes
+  /// to sqlite_schema that a DROP or CREATE implies) only when nothing else was refused.
+  void note_denial(std::string what, bool bookkeeping) {
+    if (denial_.empty() || (denial_is_bookkeeping_ && !bookkeeping)) {
+      denial_ = std::move(what);
+      denial_is_bookkeeping_ = bookkeeping;
+    }
+  }
+
+private:
+  static int on_progress(void* self) noexcept;
+
+  sqlite3* db_;
+  sqlite_settings settings_;
+  std::chrono::steady_clock::time_point deadline_{};
+  bool has_deadline_ = false;
+  bool deadline_hit_ = false;
+  std::atomic<bool> cancelled_{false};
+  std::string denial_;
+  bool denial_is_bookkeeping_ = false;
+};
+
+/// Opens `path` read-only with every safety setting (authorizer, no extension loading, no ATTACH,
+/// defensive mode, untrusted schema). On failure returns nullptr and sets `status` and `message`.
+sqlite3* open_read_only(const std::string& path, const sqlite_settings& settings, query_status& status,
+                        std::string& message);
+
+/// Installs the authorizer that refuses everything but reading (see sqlite_authorizer.cpp).
+void install_authorizer(sqlite3* db, sqlite_connection* owner);
+
+}  // namespace sqlmorph::sqlite

@@ -1,0 +1,317 @@
+#include "row_matchers.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+
+#include <sqlmorph/sql_lexer.hpp>
+
+#include "column_permutation.hpp"
+#include "exact_cells.hpp"
+#include "greedy_overlap.hpp"
+#include "projected_rows.hpp"
+#include "value_interner.hpp"
+
+namespace sqlmorph::reference {
+namespace {
+
+double share_of_positions(std::uint32_t a, std::uint32_t gold_size, std::uint32_t) {
+  return static_cast<double>(a) / static_cast<double>(gold_size);
+}
+
+double jaccard(std::uint32_t a, std::uint32_t gold_size, std::uint32_t pred_size) {
+  return static_cast<double>(a) / static_cast<double>(gold_size + pred_size - a);
+}
+
+void set_cell_totals(row_match& out, const result& gold, const result& pred, std::size_t aligned) {
+  out.counts.gold_cells = static_cast<double>(gold.row_count() * gold.column_count());
+  out.counts.pred_cells = static_cast<double>(pred.row_count() * pred.column_count());
+  out.counts.pred_cells_aligned = static_cast<double>(pred.row_count() * aligned);
+}
+
+}  // namespace
+
+value_equivalence equivalence_of(const std::shared_ptr<const cell_matcher>& cells, const char* who) {
+  if (!cells || dynamic_cast<const exact_cells*>(cells.get()) != nullptr) return value_equivalence();
+  if (!cells->is_equivalence()) {
+    throw std::invalid_argument(std::string(who) + " needs a cell matcher that is an equivalence (such as 'exact')");
+  }
+  return value_equivalence(cells);
+}
+
+// --- set_equality ---------------------------------------------------------------------------
+
+set_equality_rows::set_equality_rows(const option_values& o)
+    : eq_(equivalence_of(o.get_component<cell_matcher>("cells"), "set_equality")) {}
+
+row_match set_equality_rows::do_match_(const match_input& in, const column_alignment& columns) const {
+  row_match out;
+  if (in.gold.row_count() == 0 || in.pred.row_count() == 0) {
+    out.equivalent = in.gold.row_count() == in.pred.row_count();
+    return out;
+  }
+  const std::size_t k = columns.pairs.size();
+  if (k != in.gold.column_count() || k != in.pred.column_count()) {
+    out.equivalent = false;  // some column has no counterpart: rows differ in width or content
+    return out;
+  }
+  tuple_interner tuples(eq_);
+  std::vector<char> in_gold;
+  std::vector<char> in_pred;
+  const auto mark = [&](const result& r, bool gold, std::vector<char>& seen) {
+    for (std::size_t row = 0; row < r.row_count(); ++row) {
+      const auto cells = r.row(row);
+      const auto id = tuples.intern(k, [&](std::size_t p) -> const value& {
+        return cells[gold ? columns.pairs[p].gold : columns.pairs[p].pred];
+      });
+      if (id >= seen.size()) seen.resize(id + 1, 0);
+      seen[id] = 1;
+    }
+  };
+  mark(in.gold, true, in_gold);
+  mark(in.pred, false, in_pred);
+  in_gold.resize(tuples.size(), 0);
+  in_pred.resize(tuples.size(), 0);
+  out.equivalent = in_gold == in_pred;
+  return out;
+}
+
+// --- multiset -------------------------------------------------------------------------------
+
+multiset_rows::multiset_rows(const option_values& o)
+    : eq_(equivalence_of(o.get_component<cell_matcher>("cells"), "multiset")) {}
+
+row_match multiset_rows::do_match_(const match_input& in, const column_alignment& columns) const {
+  row_match out;
+  const std::size_t k = columns.pairs.size();
+  set_cell_totals(out, in.gold, in.pred, k);
+  if (k == 0) return out;
+  const projected_intersection common = intersect_projected_rows(in.gold, in.pred, columns.pairs, eq_);
+  out.counts.matched = static_cast<double>(k * common.common_rows);
+  return out;
+}
+
+// --- greedy_partial -------------------------------------------------------------------------
+
+greedy_partial_rows::greedy_partial_rows(const option_values& o)
+    : cells_(o.get_component<cell_matcher>("cells")), equivalence_(cells_ && cells_->is_equivalence()) {
+  if (equivalence_) eq_ = equivalence_of(cells_, "greedy_partial");
+}
+
+row_match greedy_partial_rows::do_match_(const match_input& in, const column_alignment& columns) const {
+  row_match out;
+  const std::size_t k = columns.pairs.size();
+  set_cell_totals(out, in.gold, in.pred, k);
+  if (k == 0) return out;
+  const auto kd = static_cast<double>(k);
+
+  if (equivalence_) {
+    const projected_intersection common = intersect_projected_rows(in.gold, in.pred, columns.pairs, eq_);
+    // Accumulated exactly as the reference does: the exact part as an integer, then each greedy
+    // pick's (equal cells / |common|) · |common| in pick order.
+    double matched = static_cast<double>(k * common.common_rows);
+    std::vector<item_set> gold_sets;
+    std::vector<item_set> pred_sets;
+    projected_item_sets(in.gold, common.gold_leftover, in.pred, common.pred_leftover, columns.pairs, eq_, gold_sets,
+                        pred_sets);
+    for (const overlap_pick& pick : greedy_overlap_match(gold_sets, pred_sets, &share_of_positions)) {
+      matched += static_cast<double>(pick.overlap) / kd * kd;
+    }
+    out.counts.matched = matched;
+    return out;
+  }
+
+  // A similarity cell matcher: score every pair by its mean cell similarity; pairs never change
+  // score, so taking them in (score desc, gold row, pred row) order is the reference's greedy.
+  struct scored_pair {
+    double score;
+    std::uint32_t gold;
+    std::uint32_t pred;
+  };
+  std::vector<scored_pair> pairs;
+  for (std::uint32_t g = 0; g < in.gold.row_count(); ++g) {
+    for (std::uint32_t p = 0; p < in.pred.row_count(); ++p) {
+      double sum = 0;
+      for (const column_pair& c : columns.pairs) sum += cells_->similarity(in.gold.cell(g, c.gold), in.pred.cell(p, c.pred));
+      if (sum > 0) pairs.push_back({sum / kd, g, p});
+    }
+  }
+  std::stable_sort(pairs.begin(), pairs.end(), [](const scored_pair& a, const scored_pair& b) { return a.score > b.score; });
+  std::vector<char> gold_used(in.gold.row_count(), 0);
+  std::vector<char> pred_used(in.pred.row_count(), 0);
+  double matched = 0;
+  for (const scored_pair& p : pairs) {
+    if (gold_used[p.gold] || pred_used[p.pred]) continue;
+    gold_used[p.gold] = pred_used[p.pred] = 1;
+    matched += p.score * kd;
+  }
+  out.counts.matched = matched;
+  return out;
+}
+
+// --- value_set_partial ----------------------------------------------------------------------
+
+row_match value_set_partial_rows::do_match_(const match_input& in, const column_alignment&) const {
+  // Each row becomes the set of str() of its values, as interned token ids.
+  std::unordered_map<std::string, std::uint32_t> token_ids;
+  std::string text;
+  const auto sets_of = [&](const result& r) {
+    std::vector<item_set> sets(r.row_count());
+    for (std::size_t row = 0; row < r.row_count(); ++row) {
+      item_set& s = sets[row];
+      for (const value& v : r.row(row)) {
+        text.clear();
+        append_python_str(text, v);
+        const auto [it, added] = token_ids.try_emplace(text, static_cast<std::uint32_t>(token_ids.size()));
+        s.push_back(it->second);
+      }
+      std::sort(s.begin(), s.end());
+      s.erase(std::unique(s.begin(), s.end()), s.end());
+    }
+    return sets;
+  };
+  const std::vector<item_set> gold = sets_of(in.gold);
+  const std::vector<item_set> pred = sets_of(in.pred);
+
+  row_match out;
+  for (const item_set& s : gold) out.counts.gold_cells += static_cast<double>(s.size());
+  for (const item_set& s : pred) out.counts.pred_cells += static_cast<double>(s.size());
+
+  // Phase A: each gold row, in order, takes the first unused predicted row with an equal set.
+  std::map<item_set, std::deque<std::uint32_t>> pred_by_set;
+  for (std::uint32_t j = 0; j < pred.size(); ++j) pred_by_set[pred[j]].push_back(j);
+  std::vector<char> gold_done(gold.size(), 0);
+  std::vector<char> pred_done(pred.size(), 0);
+  std::uint64_t credit = 0;
+  for (std::uint32_t i = 0; i < gold.size(); ++i) {
+    auto it = pred_by_set.find(gold[i]);
+    if (it == pred_by_set.end() || it->second.empty()) continue;
+    pred_done[it->second.front()] = 1;
+    it->second.pop_front();
+    gold_done[i] = 1;
+    credit += gold[i].size();
+  }
+
+  // Phase B: leftovers in their original order, greedily by Jaccard similarity.
+  std::vector<item_set> gold_left;
+  std::vector<item_set> pred_left;
+  for (std::uint32_t i = 0; i < gold.size(); ++i) {
+    if (!gold_done[i]) gold_left.push_back(gold[i]);
+  }
+  for (std::uint32_t j = 0; j < pred.size(); ++j) {
+    if (!pred_done[j]) pred_left.push_back(pred[j]);
+  }
+  for (const overlap_pick& pick : greedy_overlap_match(gold_left, pred_left, &jaccard)) credit += pick.overlap;
+
+  out.counts.matched = static_cast<double>(credit);
+  out.counts.pred_cells_aligned = static_cast<double>(credit);
+  return out;
+}
+
+// --- permutation_equivalence ----------------------------------------------------------------
+
+namespace {
+permutation_equivalence_rows::order_rule parse_order_rule(const std::string& s) {
+  using rule = permutation_equivalence_rows::order_rule;
+  if (s == "sql_substring") return rule::sql_substring;
+  if (s == "sql_tokens") return rule::sql_tokens;
+  if (s == "never") return rule::never;
+  if (s == "always") return rule::always;
+  throw std::invalid_argument("order_rule must be sql_substring, sql_tokens, never or always, not '" + s + "'");
+}
+
+bool contains_order_by_substring(std::string_view sql) {
+  // Python: 'order by' in sql.lower() — only ASCII letters can lower-case into "order by".
+  static constexpr std::string_view needle = "order by";
+  if (sql.size() < needle.size()) return false;
+  for (std::size_t i = 0; i + needle.size() <= sql.size(); ++i) {
+    bool match = true;
+    for (std::size_t k = 0; k < needle.size() && match; ++k) {
+      char c = sql[i + k];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      match = c == needle[k];
+    }
+    if (match) return true;
+  }
+  return false;
+}
+}  // namespace
+
+permutation_equivalence_rows::permutation_equivalence_rows(const option_values& o)
+    : order_(parse_order_rule(o.get_string("order_rule"))),
+      quick_reject_(o.get_bool("quick_reject")),
+      eq_(equivalence_of(o.get_component<cell_matcher>("cells"), "permutation_equivalence")) {}
+
+row_match permutation_equivalence_rows::do_match_(const match_input& in, const column_alignment&) const {
+  bool order_matters = false;
+  switch (order_) {
+    case order_rule::sql_substring: order_matters = contains_order_by_substring(in.gold_sql); break;
+    case order_rule::sql_tokens: order_matters = has_top_level_order_by(in.gold_sql); break;
+    case order_rule::never: order_matters = false; break;
+    case order_rule::always: order_matters = true; break;
+  }
+  row_match out;
+  out.extra.push_back({"order_matters", order_matters});
+  const result& g = in.gold;
+  const result& p = in.pred;
+  if (g.row_count() == 0 && p.row_count() == 0) {
+    out.equivalent = true;
+  } else if (g.row_count() != p.row_count() || g.column_count() != p.column_count()) {
+    out.equivalent = false;
+  } else if (quick_reject_ && !spider_quick_reject_passes(g, p, order_matters, eq_)) {
+    out.equivalent = false;
+  } else {
+    out.equivalent = columns_permutable(g, p, order_matters, eq_);
+  }
+  return out;
+}
+
+bool spider_quick_reject_passes(const result& gold, const result& pred, bool ordered, const value_equivalence& eq) {
+  // unorder_row: values sorted (stably) by str(v) + str(type(v)).
+  const auto unordered_rows = [](const result& r) {
+    std::vector<value> out;
+    out.reserve(r.cells().size());
+    std::vector<std::pair<std::string, std::size_t>> keys(r.column_count());
+    for (std::size_t row = 0; row < r.row_count(); ++row) {
+      const auto cells = r.row(row);
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        keys[c].first.clear();
+        append_python_str(keys[c].first, cells[c]);
+        keys[c].first += python_type_name(cells[c].kind());
+        keys[c].second = c;
+      }
+      std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (const auto& k : keys) out.push_back(cells[k.second]);
+    }
+    return out;
+  };
+  const std::size_t width = gold.column_count();
+  const std::vector<value> g = unordered_rows(gold);
+  const std::vector<value> p = unordered_rows(pred);
+  const std::size_t rows = gold.row_count();
+  if (ordered) {
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      if (!eq.equal(g[i], p[i])) return false;
+    }
+    return true;
+  }
+  tuple_interner tuples(eq);
+  std::vector<char> in_gold;
+  std::vector<char> in_pred;
+  const auto mark = [&](const std::vector<value>& cells, std::vector<char>& seen) {
+    for (std::size_t row = 0; row < rows; ++row) {
+      const auto id = tuples.intern(width, [&](std::size_t c) -> const value& { return cells[row * width + c]; });
+      if (id >= seen.size()) seen.resize(id + 1, 0);
+      seen[id] = 1;
+    }
+  };
+  mark(g, in_gold);
+  mark(p, in_pred);
+  in_gold.resize(tuples.size(), 0);
+  in_pred.resize(tuples.size(), 0);
+  return in_gold == in_pred;
+}
+
+}  // namespace sqlmorph::reference

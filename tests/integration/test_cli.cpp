@@ -1,0 +1,248 @@
+// The sqlmorph executable: commands, output formats, exit codes, and end-to-end agreement with the
+// reference on Spider dev prediction files.
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+using namespace sqlmorph;
+using nlohmann::json;
+using test::run_sqlmorph;
+
+namespace {
+
+std::filesystem::path demo_db() { return test::build_dir() / "examples" / "demo" / "demo.sqlite"; }
+
+std::vector<json> read_jsonl(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<json> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) out.push_back(json::parse(line));
+  }
+  return out;
+}
+
+void write(const std::filesystem::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+
+std::string config_arg() { return (test::source_dir() / "sqlmorph.toml").string(); }
+
+}  // namespace
+
+TEST_CASE("every command has --help") {
+  for (const char* cmd : {"compare", "eval", "plugins", "techniques"}) {
+    const auto r = run_sqlmorph({cmd, "--help"});
+    CAPTURE(cmd);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("Usage") != std::string::npos);
+  }
+  const auto top = run_sqlmorph({"--help"});
+  CHECK(top.exit_code == 0);
+  CHECK(top.out.find("compare") != std::string::npos);
+}
+
+TEST_CASE("bad usage exits with 2 and says what is wrong") {
+  const auto missing = run_sqlmorph({"compare", "--db", "x.sqlite", "--gold", "SELECT 1"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("--pred is required") != std::string::npos);
+  const auto unknown = run_sqlmorph({"compare", "--db", "x", "--gold", "a", "--pred", "b", "--techniques", "nope"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("unknown technique 'nope'; known techniques: execution_accuracy") != std::string::npos);
+  const auto penalize = run_sqlmorph({"compare", "--db", "x", "--gold", "a", "--pred", "b", "--penalize-extra-pred-cols", "maybe"});
+  CHECK(penalize.exit_code == 2);
+  const auto nothing = run_sqlmorph({"eval"});
+  CHECK(nothing.exit_code == 2);
+  CHECK(nothing.err.find("nothing to evaluate") != std::string::npos);
+}
+
+TEST_CASE("a bad configuration file is refused with its line") {
+  test::temp_dir dir;
+  write(dir.path() / "sqlmorph.toml", "[run]\nmax_rowz = 3\n");
+  const auto r = run_sqlmorph({"techniques"}, dir.path());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("sqlmorph.toml:2:1: unknown key 'max_rowz' in [run]") != std::string::npos);
+}
+
+TEST_CASE("compare prints a table, or one JSON object with every technique variant") {
+  const std::string db = demo_db().string();
+  const auto table = run_sqlmorph({"--config", config_arg(), "compare", "--db", db, "--gold",
+                                   "SELECT name FROM employees WHERE dept = 'eng'", "--pred", "SELECT name FROM employees"});
+  CHECK(table.exit_code == 0);
+  CHECK(table.out.find("exact_column_and_partial_cell") != std::string::npos);
+
+  const auto r = run_sqlmorph({"--config", config_arg(), "compare", "--db", db, "--gold",
+                               "SELECT name, salary FROM employees", "--pred",
+                               "SELECT name AS who, salary FROM employees WHERE salary > 60000", "--json",
+                               "--penalize-extra-pred-cols", "both"});
+  REQUIRE(r.exit_code == 0);
+  const json j = json::parse(r.out);
+  const auto& results = j["results"];
+  REQUIRE(results.size() == 9);
+  std::map<std::string, json> by;
+  for (const json& x : results) by[x["technique"].get<std::string>() + "/" + x["penalize_extra_pred_cols"].dump()] = x;
+  const json& ea = by["execution_accuracy/null"];
+  CHECK(ea["status"] == "ok");
+  CHECK(ea["EX"] == 0);
+  CHECK(ea["EXP"].is_null());
+  CHECK(ea["error"].is_null());
+  CHECK(ea["gold_ms"].is_number());
+  const json& ts = by["test_suite/null"];
+  CHECK(ts["EX"] == 0);
+  CHECK(ts["F1"].is_null());
+  CHECK(ts["order_matters"] == false);
+  const json& pt = by["exact_column_and_partial_cell/true"];
+  const json& pf = by["exact_column_and_partial_cell/false"];
+  CHECK(pt["EXP"].get<double>() < pf["EXP"].get<double>());  // the unmatched "who" column counts when penalizing
+  for (const char* key : {"technique", "penalize_extra_pred_cols", "status", "EX", "EXP", "EXR", "F1", "error", "gold_ms", "pred_ms"}) {
+    CHECK(pt.contains(key));
+  }
+}
+
+TEST_CASE("compare reports failures as statuses, never crashes") {
+  const std::string db = demo_db().string();
+  const auto status_of = [&](const std::string& gold, const std::string& pred, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"--config", config_arg(), "compare", "--db", db, "--gold", gold, "--pred", pred,
+                                     "--json", "--techniques", "execution_accuracy"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_sqlmorph(args);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(r.out)["results"][0];
+  };
+  CHECK(status_of("SELECT 1", "SELEC 1")["status"] == "pred_error");
+  CHECK(status_of("SELECT nope FROM employees", "SELECT 1")["status"] == "gold_error");
+  const json drop = status_of("SELECT 1", "DROP TABLE employees");
+  CHECK(drop["status"] == "pred_error");
+  CHECK(drop["error"].get<std::string>().find("not authorized") != std::string::npos);
+  CHECK(status_of("SELECT 1", "SELECT 1; SELECT 2")["status"] == "pred_error");
+  const json slow = status_of("SELECT 1", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c",
+                              {"--timeout", "0.5"});
+  CHECK(slow["status"] == "timeout");
+  const json big = status_of("SELECT 1", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c",
+                             {"--max-rows", "50"});
+  CHECK(big["status"] == "truncated");
+  const auto missing = run_sqlmorph({"--config", config_arg(), "compare", "--db", "/no/such.sqlite", "--gold", "SELECT 1",
+                                     "--pred", "SELECT 1", "--json"});
+  CHECK(missing.exit_code == 0);
+  CHECK(json::parse(missing.out)["results"][0]["status"] == "db_missing");
+  CHECK(json::parse(missing.out)["results"][0]["EX"].is_null());
+}
+
+TEST_CASE("eval on a cases file writes results.jsonl and summary.json") {
+  test::temp_dir dir;
+  const auto cases = dir.path() / "cases.jsonl";
+  write(cases, "{\"id\": \"ok\", \"db\": \"" + demo_db().string() + "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT name FROM employees\"}\n"
+               "{\"id\": \"bad\", \"db\": \"" + demo_db().string() + "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT nam FROM employees\"}\n"
+               "{\"id\": \"gone\", \"db\": \"missing.sqlite\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 1\"}\n");
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--cases", cases.string(), "--out", out.string(),
+                               "--penalize-extra-pred-cols", "both"});
+  REQUIRE(r.exit_code == 0);
+  const auto results = read_jsonl(out / "results.jsonl");
+  CHECK(results.size() == 3 * 9);
+  CHECK(results[0]["id"] == "ok");
+  CHECK(results[0]["db_id"] == "demo");
+  CHECK(results[0]["EX"] == 1);
+  std::map<std::string, int> statuses;
+  for (const json& x : results) ++statuses[x["status"]];
+  CHECK(statuses["ok"] == 9);
+  CHECK(statuses["pred_error"] == 9);
+  CHECK(statuses["db_missing"] == 9);
+  const json summary = json::parse(test::file_bytes(out / "summary.json"));
+  CHECK(summary["examples"] == 3);
+  REQUIRE(summary["techniques"].size() == 9);
+  const json& first = summary["techniques"][0];
+  CHECK(first["technique"] == "execution_accuracy");
+  CHECK(first["count"] == 3);
+  CHECK(first["scored"] == 2);
+  CHECK(first["EX"] == 0.5);
+  CHECK(first["statuses"]["db_missing"] == 1);
+  CHECK(r.out.find("execution_accuracy") != std::string::npos);
+
+  write(dir.path() / "broken.jsonl", "{\"id\": \"x\"}\n");
+  const auto broken = run_sqlmorph({"--config", config_arg(), "eval", "--cases", (dir.path() / "broken.jsonl").string(),
+                                    "--out", out.string()});
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.err.find("broken.jsonl:1: missing field 'db'") != std::string::npos);
+}
+
+TEST_CASE("sqlmorph plugins lists components and refused libraries") {
+  test::temp_dir dir;
+  write(dir.path() / "sqlmorph.toml", "[plugins]\ndirs = [\"" + test::plugin_dir().string() + "\", \"" +
+                                          test::bad_plugin_dir().string() + "\"]\n");
+  const auto r = run_sqlmorph({"plugins"}, dir.path());
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("backend sqlite 1.0.0") != std::string::npos);
+  CHECK(r.out.find("penalize_extra_pred_cols (bool, default true)") != std::string::npos);
+  CHECK(r.out.find("refused libraries:") != std::string::npos);
+  CHECK(r.out.find("sqlmorph_bad_wrong_abi.so: has plugin ABI version 999") != std::string::npos);
+  const auto j = run_sqlmorph({"plugins", "--json"}, dir.path());
+  const json parsed = json::parse(j.out);
+  CHECK(parsed["refused"].size() == 5);
+  CHECK(parsed["components"].size() > 10);
+}
+
+TEST_CASE("eval on Spider dev prediction files agrees with the reference, record by record") {
+  if (test::skip_without_shared("spider eval")) return;
+  const auto shared = *test::shared_dir();
+  const auto spider = shared / "benchmarks/spider-dev";
+  const std::pair<const char*, const char*> systems[] = {{"dail-sql-gpt4", "dail-sql-gpt4.sql"},
+                                                         {"c3-gpt35", "c3-gpt35.sql"},
+                                                         {"resdsql-3b", "resdsql-3b.sql"},
+                                                         {"din-sql-gpt4", "din-sql-gpt4.csv"}};
+  for (const auto& [system, file] : systems) {
+    CAPTURE(system);
+    test::temp_dir dir;
+    const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
+                                 (spider / "dev_gold.sql").string(), "--pred", (spider / "predictions" / file).string(),
+                                 "--db-root", (spider / "database").string(), "--system", system,
+                                 "--penalize-extra-pred-cols", "both", "--out", dir.path().string()});
+    REQUIRE(r.exit_code == 0);
+    std::map<std::string, json> ours;
+    std::size_t missing_db = 0;
+    for (const json& x : read_jsonl(dir.path() / "results.jsonl")) {
+      ours[x["id"].get<std::string>() + "|" + x["technique"].get<std::string>() + "|" + x["penalize_extra_pred_cols"].dump()] = x;
+      if (x["status"] == "db_missing") ++missing_db;
+    }
+    CHECK(ours.size() == 1034 * 9);
+    CHECK(missing_db == 62 * 9);  // wta_1 is not available
+    std::ifstream in(shared / "parity/spider-dev" / (std::string(system) + ".jsonl"));
+    std::string line;
+    std::size_t compared = 0;
+    std::size_t mismatches = 0;
+    while (std::getline(in, line)) {
+      const json rec = json::parse(line);
+      for (const json& e : rec["expected"]) {
+        const std::string t = e["technique"];
+        if (t.rfind("semantic", 0) == 0 || t.rfind("unified", 0) == 0) continue;
+        const json penalize = e.contains("penalize_extra_pred_cols") ? e["penalize_extra_pred_cols"] : json(nullptr);
+        const auto it = ours.find(rec["id"].get<std::string>() + "|" + t + "|" + penalize.dump());
+        REQUIRE(it != ours.end());
+        const json& x = it->second;
+        ++compared;
+        bool same = true;
+        if (t == "spider_official_exec") {
+          same = x["EX"] == e["score"];
+        } else if (t == "test_suite") {
+          same = x["EX"] == (e["equal"].get<bool>() ? 1 : 0);
+        } else {
+          for (const char* m : {"EX", "EXP", "EXR", "F1"}) {
+            if (e.contains(m)) same = same && std::abs(x[m].get<double>() - e[m].get<double>()) <= 1e-9;
+          }
+          same = same && (e["error"].get<bool>() == (x["status"] != "ok"));
+        }
+        if (!same) {
+          ++mismatches;
+          FAIL_CHECK(rec["id"] << " " << t << " " << penalize << ": expected " << e.dump() << ", got " << x.dump());
+        }
+      }
+    }
+    CHECK(compared > 972 * 8);
+    CHECK(mismatches == 0);
+  }
+}

@@ -1,0 +1,216 @@
+// The SQLite backend on untrusted SQL: nothing is ever written, every refusal is a clear error,
+// runaway queries are interrupted by the engine, results are capped, text is bytes.
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include <sqlmorph/backend.hpp>
+
+#include "test_support.hpp"
+
+using namespace sqlmorph;
+
+namespace {
+
+struct fixture {
+  test::temp_dir dir;
+  std::filesystem::path db = dir.path() / "shop.sqlite";
+  std::shared_ptr<const backend> engine;
+  std::unique_ptr<connection> conn;
+
+  fixture() {
+    test::create_sqlite(db,
+                        "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, price REAL, data BLOB);"
+                        "INSERT INTO items VALUES (1, 'apple', 1.5, x'00ff'), (2, 'pear', NULL, NULL),"
+                        "  (3, CAST(x'61ff62' AS TEXT), 3.0, x'');"
+                        "CREATE VIEW cheap AS SELECT name FROM items WHERE price < 2;");
+    engine = test::registry().create<backend>(core::component_spec("sqlite"));
+    connect_outcome c = engine->connect(db.string());
+    REQUIRE(c.conn != nullptr);
+    conn = std::move(c.conn);
+  }
+
+  query_outcome run(std::string_view sql, exec_limits limits = {}) { return conn->execute(sql, limits); }
+
+  std::set<std::string> files() const {
+    std::set<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path())) out.insert(e.path().filename().string());
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("rows come back with names, declared types and every kind of value") {
+  fixture f;
+  const query_outcome o = f.run("SELECT id, name, price, data, id * 2 AS twice FROM items ORDER BY id");
+  REQUIRE(o.ok());
+  const result& r = o.rows;
+  CHECK(r.column_names() == std::vector<std::string>{"id", "name", "price", "data", "twice"});
+  CHECK(r.column_types() == std::vector<std::string>{"INTEGER", "TEXT", "REAL", "BLOB", ""});
+  REQUIRE(r.row_count() == 3);
+  CHECK(r.cell(0, 0).as_integer() == 1);
+  CHECK(r.cell(0, 2).as_real() == 1.5);
+  CHECK(r.cell(0, 3).bytes() == std::string_view("\x00\xff", 2));
+  CHECK(r.cell(1, 2).is_null());
+  // Invalid UTF-8 is data, returned byte for byte.
+  CHECK(r.cell(2, 1).kind() == value_kind::text);
+  CHECK(r.cell(2, 1).bytes() == "a\xff" "b");
+  CHECK(r.cell(2, 3).kind() == value_kind::blob);
+  CHECK(r.cell(2, 3).bytes().empty());
+  CHECK_FALSE(r.truncated());
+  CHECK(f.run("SELECT * FROM cheap").rows.row_count() == 1);
+  CHECK(f.run("PRAGMA table_info(items)").rows.row_count() == 4);
+}
+
+TEST_CASE("one statement per query: trailing semicolons and comments are fine, more is an error") {
+  fixture f;
+  CHECK(f.run("SELECT 1;").ok());
+  CHECK(f.run("SELECT 1 ; ; -- done\n /* really */ ").ok());
+  const query_outcome two = f.run("SELECT 1; SELECT 2");
+  CHECK(two.status == query_status::error);
+  CHECK(two.message.find("more than one statement") != std::string::npos);
+  CHECK(f.run("SELECT 1; DROP TABLE items").status == query_status::error);
+  const query_outcome empty = f.run("  -- nothing\n");
+  CHECK(empty.status == query_status::error);
+  CHECK(empty.message.find("empty query") != std::string::npos);
+  CHECK(f.run("").status == query_status::error);
+  const query_outcome syntax = f.run("SELEC 1");
+  CHECK(syntax.status == query_status::error);
+  CHECK(syntax.message == "near \"SELEC\": syntax error");
+}
+
+TEST_CASE("predicted SQL can never change the database or write a file") {
+  fixture f;
+  const std::string before = test::file_bytes(f.db);
+  const std::set<std::string> files_before = f.files();
+  const auto escape = f.dir.path() / "copy.sqlite";
+  const std::string attacks[] = {
+      "DROP TABLE items",
+      "DELETE FROM items",
+      "UPDATE items SET price = 0",
+      "INSERT INTO items(name) VALUES ('x')",
+      "INSERT INTO items(name) VALUES ('x') RETURNING id",
+      "CREATE TABLE t(x)",
+      "CREATE TEMP TABLE t(x)",
+      "CREATE INDEX i ON items(name)",
+      "ALTER TABLE items ADD COLUMN y",
+      "ATTACH DATABASE '" + escape.string() + "' AS other",
+      "PRAGMA writable_schema = 1",
+      "PRAGMA journal_mode = WAL",
+      "PRAGMA user_version = 7",
+      "VACUUM",
+      "VACUUM INTO '" + escape.string() + "'",
+      "BEGIN",
+      "SAVEPOINT s",
+      "REINDEX",
+      "ANALYZE",
+      "SELECT load_extension('/lib/x86_64-linux-gnu/libc.so.6')",
+      "SELECT fts3_tokenizer('simple')",
+      "CREATE VIRTUAL TABLE v USING fts5(x)",
+      "DROP VIEW cheap",
+  };
+  for (const std::string& sql : attacks) {
+    CAPTURE(sql);
+    const query_outcome o = f.run(sql);
+    CHECK(o.status == query_status::error);
+    CHECK_FALSE(o.message.empty());
+    // The run goes on: the connection still answers.
+    CHECK(f.run("SELECT count(*) FROM items").rows.cell(0, 0).as_integer() == 3);
+  }
+  CHECK(f.run("DROP TABLE items").message ==
+        "not authorized: the evaluation is read-only and refuses a schema change (DROP TABLE items)");
+  CHECK(f.run("DELETE FROM items").message == "not authorized: the evaluation is read-only and refuses DELETE items");
+  CHECK(f.run("PRAGMA writable_schema = 1").message ==
+        "not authorized: the evaluation is read-only and refuses PRAGMA writable_schema = 1");
+  CHECK(test::file_bytes(f.db) == before);
+  CHECK(f.files() == files_before);
+  CHECK_FALSE(std::filesystem::exists(escape));
+}
+
+TEST_CASE("a query that never ends is interrupted by the engine at the time limit") {
+  fixture f;
+  exec_limits limits;
+  limits.timeout_seconds = 0.3;
+  const auto start = std::chrono::steady_clock::now();
+  const query_outcome o =
+      f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", limits);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(o.status == query_status::timeout);
+  CHECK(o.message == "exceeded the time limit of 0.3 s (interrupted by SQLite)");
+  CHECK(seconds < 2.0);
+  CHECK(f.run("SELECT 1").ok());
+}
+
+TEST_CASE("row and byte caps cut the result and mark it truncated") {
+  fixture f;
+  exec_limits limits;
+  limits.max_rows = 100;
+  const query_outcome endless = f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c", limits);
+  REQUIRE(endless.ok());
+  CHECK(endless.rows.truncated());
+  CHECK(endless.rows.row_count() == 100);
+  CHECK(endless.message == "more than 100 rows (row cap)");
+  limits.max_rows = 100;
+  CHECK_FALSE(f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100) SELECT x FROM c", limits).rows.truncated());
+  exec_limits bytes;
+  bytes.max_bytes = 1000;
+  const query_outcome wide = f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 50) SELECT x, printf('%.100c', 'a') FROM c", bytes);
+  REQUIRE(wide.ok());
+  CHECK(wide.rows.truncated());
+  CHECK(wide.rows.row_count() == 10);
+  CHECK(wide.rows.cells().size() == 20);
+}
+
+TEST_CASE("cancel() from another thread interrupts a running statement") {
+  fixture f;
+  exec_limits limits;
+  limits.timeout_seconds = 0;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    f.conn->cancel();
+  });
+  const query_outcome o =
+      f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", limits);
+  canceller.join();
+  CHECK(o.status == query_status::error);
+  CHECK(o.message == "cancelled");
+  CHECK(f.run("SELECT 1").ok());
+}
+
+TEST_CASE("missing, unreadable and oddly named databases") {
+  const auto engine = test::registry().create<backend>(core::component_spec("sqlite"));
+  test::temp_dir dir;
+  connect_outcome missing = engine->connect((dir.path() / "nope.sqlite").string());
+  CHECK(missing.conn == nullptr);
+  CHECK(missing.status == query_status::db_missing);
+  CHECK(missing.message == "database not found: " + (dir.path() / "nope.sqlite").string());
+  CHECK(engine->connect(dir.path().string()).status == query_status::backend_error);
+  const auto junk = dir.path() / "junk.sqlite";
+  std::ofstream(junk) << "this is not a database, just text long enough to have a header..........................";
+  connect_outcome j = engine->connect(junk.string());
+  CHECK(j.status == query_status::backend_error);
+  CHECK(j.message.find("file is not a database") != std::string::npos);
+  // A name that would be URI parameters if it were pasted into a file: URI.
+  const auto odd = dir.path() / "db?mode=rwc&x=%41#frag.sqlite";
+  test::create_sqlite(odd, "CREATE TABLE t(x); INSERT INTO t VALUES (1);");
+  const std::string before = test::file_bytes(odd);
+  connect_outcome o = engine->connect(odd.string());
+  REQUIRE(o.conn != nullptr);
+  CHECK(o.conn->execute("SELECT x FROM t", {}).rows.cell(0, 0).as_integer() == 1);
+  CHECK(o.conn->execute("DELETE FROM t", {}).status == query_status::error);
+  CHECK(test::file_bytes(odd) == before);
+}
+
+TEST_CASE("the backend declares what it guarantees") {
+  const auto caps = test::registry().create<backend>(core::component_spec("sqlite"))->capabilities();
+  CHECK(caps.dialect == "sqlite");
+  CHECK(caps.enforces_read_only);
+  CHECK(caps.engine_timeout);
+  CHECK(caps.cancellable);
+  CHECK(caps.single_statement);
+}

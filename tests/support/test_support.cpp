@@ -1,0 +1,148 @@
+#include "test_support.hpp"
+
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "log/log.hpp"
+
+namespace sqlmorph::test {
+
+std::filesystem::path source_dir() { return SQLMORPH_TEST_SOURCE_DIR; }
+std::filesystem::path build_dir() { return SQLMORPH_TEST_BUILD_DIR; }
+std::filesystem::path plugin_dir() { return SQLMORPH_TEST_PLUGIN_DIR; }
+std::filesystem::path bad_plugin_dir() { return SQLMORPH_TEST_BAD_PLUGIN_DIR; }
+std::filesystem::path sqlmorph_binary() { return SQLMORPH_TEST_BINARY; }
+
+std::optional<std::filesystem::path> shared_dir() {
+  std::error_code ec;
+  const auto dir = (source_dir().parent_path() / "shared").lexically_normal();
+  if (std::filesystem::is_directory(dir / "parity", ec)) return dir;
+  return std::nullopt;
+}
+
+bool skip_without_shared(const char* what) {
+  if (shared_dir()) return false;
+  const char* require = std::getenv("SQLMORPH_REQUIRE_SHARED");
+  if (require != nullptr && std::string(require) == "1") {
+    throw std::runtime_error(std::string("../shared is required (SQLMORPH_REQUIRE_SHARED=1) but missing for: ") + what);
+  }
+  std::cerr << "SQLMORPH-SKIP: " << what << ": ../shared (benchmarks and parity fixtures) is not next to the checkout\n";
+  return true;
+}
+
+const core::component_registry& registry() {
+  static core::component_registry* reg = [] {
+    auto* r = new core::component_registry();
+    r->load_directories({plugin_dir()});
+    if (r->list().empty()) throw std::runtime_error("no plugins found in " + plugin_dir().string());
+    return r;
+  }();
+  return *reg;
+}
+
+const core::technique_catalog& catalog() {
+  static const core::technique_catalog cat = [] {
+    core::technique_catalog c;
+    core::add_reference_techniques(c);
+    return c;
+  }();
+  return cat;
+}
+
+std::shared_ptr<const core::technique> technique(const std::string& name, std::optional<bool> penalize) {
+  const core::technique_spec* spec = catalog().find(name);
+  if (spec == nullptr) throw std::runtime_error("unknown technique " + name);
+  core::technique_spec s = *spec;
+  if (penalize) s.scorer.with(core::penalize_option, *penalize);
+  return core::technique::assemble(s, registry());
+}
+
+result make_result(std::vector<std::string> names, const std::vector<std::vector<cell>>& rows) {
+  result r;
+  const std::size_t width = names.size();
+  r.set_columns(std::move(names));
+  for (const auto& row : rows) {
+    if (row.size() != width) throw std::invalid_argument("row width differs from the column count");
+    for (const cell& c : row) {
+      struct visitor {
+        result& r;
+        void operator()(std::nullptr_t) const { r.append_null(); }
+        void operator()(long long v) const { r.append_integer(v); }
+        void operator()(int v) const { r.append_integer(v); }
+        void operator()(double v) const { r.append_real(v); }
+        void operator()(const char* v) const { r.append_text(v); }
+        void operator()(const std::string& v) const { r.append_text(v); }
+        void operator()(const blob& v) const { r.append_blob(v.bytes); }
+      };
+      std::visit(visitor{r}, c);
+    }
+  }
+  return r;
+}
+
+temp_dir::temp_dir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "sqlmorph-test-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+temp_dir::~temp_dir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+void create_sqlite(const std::filesystem::path& file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(file.c_str(), &db) != SQLITE_OK) throw std::runtime_error("cannot create " + file.string());
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+  const std::string message = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(db);
+  if (rc != SQLITE_OK) throw std::runtime_error("creating " + file.string() + ": " + message);
+}
+
+std::string file_bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+command_result run_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
+  temp_dir tmp;
+  const auto out_file = tmp.path() / "out";
+  const auto err_file = tmp.path() / "err";
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
+    std::FILE* o = std::freopen(out_file.c_str(), "w", stdout);
+    std::FILE* e = std::freopen(err_file.c_str(), "w", stderr);
+    if (o == nullptr || e == nullptr) ::_exit(127);
+    std::vector<char*> argv;
+    const std::string bin = sqlmorph_binary().string();
+    argv.push_back(const_cast<char*>(bin.c_str()));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(bin.c_str(), argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  command_result r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = file_bytes(out_file);
+  r.err = file_bytes(err_file);
+  return r;
+}
+
+}  // namespace sqlmorph::test

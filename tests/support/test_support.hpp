@@ -1,0 +1,72 @@
+#pragma once
+// Helpers shared by the test programs: where things are, building results and databases,
+// running the sqlmorph executable.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <sqlmorph/result.hpp>
+
+#include "plugins/component_registry.hpp"
+#include "techniques/technique_catalog.hpp"
+
+namespace sqlmorph::test {
+
+std::filesystem::path source_dir();
+std::filesystem::path build_dir();
+std::filesystem::path plugin_dir();
+std::filesystem::path bad_plugin_dir();
+std::filesystem::path sqlmorph_binary();
+
+/// `../shared` next to the checkout, if present. When it is absent the caller skips with a visible
+/// message ("SQLMORPH-SKIP: ..."); with SQLMORPH_REQUIRE_SHARED=1 (CI) its absence is a failure.
+std::optional<std::filesystem::path> shared_dir();
+/// Prints the skip line and returns true when the test must skip for lack of ../shared.
+bool skip_without_shared(const char* what);
+
+/// The project's plugins, loaded once.
+const core::component_registry& registry();
+/// The reference techniques.
+const core::technique_catalog& catalog();
+/// One assembled technique variant.
+std::shared_ptr<const core::technique> technique(const std::string& name, std::optional<bool> penalize = std::nullopt);
+
+/// A cell written in a test: null, integer, real, text, or blob.
+struct blob {
+  std::string bytes;
+};
+using cell = std::variant<std::nullptr_t, long long, int, double, const char*, std::string, blob>;
+
+result make_result(std::vector<std::string> names, const std::vector<std::vector<cell>>& rows);
+
+/// A directory removed (with its contents) when the object goes away.
+class temp_dir {
+public:
+  temp_dir();
+  ~temp_dir();
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  const std::filesystem::path& path() const noexcept { return path_; }
+
+private:
+  std::filesystem::path path_;
+};
+
+/// Creates a SQLite database file by executing `sql` (several statements allowed).
+void create_sqlite(const std::filesystem::path& file, const std::string& sql);
+
+/// SHA-256-free but collision-safe enough byte comparison helper: the file's bytes.
+std::string file_bytes(const std::filesystem::path& file);
+
+struct command_result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+/// Runs the sqlmorph executable with `args` (no shell interpretation of the arguments).
+command_result run_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& cwd = {});
+
+}  // namespace sqlmorph::test

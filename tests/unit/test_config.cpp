@@ -1,0 +1,64 @@
+// sqlmorph.toml: defaults, values, and errors that name the file, line and column.
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "config/config.hpp"
+#include "errors.hpp"
+#include "test_support.hpp"
+
+using namespace sqlmorph;
+
+namespace {
+std::filesystem::path write(const test::temp_dir& dir, const std::string& text) {
+  const auto file = dir.path() / "sqlmorph.toml";
+  std::ofstream(file) << text;
+  return file;
+}
+std::string error_of(const std::filesystem::path& file) {
+  try {
+    core::load_config(file);
+  } catch (const core::usage_error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("the repository's sqlmorph.toml is valid and gives the documented defaults") {
+  const core::config c = core::load_config(test::source_dir() / "sqlmorph.toml");
+  CHECK(c.run.timeout_seconds == 30.0);
+  CHECK(c.run.max_rows == 1000000);
+  CHECK(c.run.backend == "sqlite");
+  REQUIRE(!c.plugin_dirs.empty());
+}
+
+TEST_CASE("values are read and plugin directories resolved") {
+  test::temp_dir dir;
+  const auto file = write(dir, "[plugins]\ndirs = [\"plugs\", \"/abs/dir\", \"{exe_dir}/x\"]\n[run]\ntimeout = 2.5\nmax_rows = 10\n");
+  const core::config c = core::load_config(file);
+  CHECK(c.run.timeout_seconds == 2.5);
+  CHECK(c.run.max_rows == 10);
+  REQUIRE(c.plugin_dirs.size() == 3);
+  CHECK(c.plugin_dirs[0] == dir.path() / "plugs");
+  CHECK(c.plugin_dirs[1] == "/abs/dir");
+  CHECK(c.plugin_dirs[2] == core::executable_dir() / "x");
+}
+
+TEST_CASE("unknown keys and wrong types are errors with file:line:column") {
+  test::temp_dir dir;
+  const auto f1 = write(dir, "[run]\ntimeout = 3\ntimeuot = 4\n");
+  const std::string e1 = error_of(f1);
+  CHECK(e1.find(f1.string() + ":3:1: unknown key 'timeuot' in [run]") != std::string::npos);
+  const std::string e2 = error_of(write(dir, "[run]\nmax_rows = \"many\"\n"));
+  CHECK(e2.find(":2:") != std::string::npos);
+  CHECK(e2.find("'max_rows' must be a non-negative integer") != std::string::npos);
+  const std::string e3 = error_of(write(dir, "[runn]\n"));
+  CHECK(e3.find(":1:") != std::string::npos);
+  CHECK(e3.find("unknown key 'runn'") != std::string::npos);
+  const std::string e4 = error_of(write(dir, "[run\n"));
+  CHECK(e4.find(":1:") != std::string::npos);
+  const std::string e5 = error_of(write(dir, "[plugins]\ndirs = [1]\n"));
+  CHECK(e5.find(":2:") != std::string::npos);
+}

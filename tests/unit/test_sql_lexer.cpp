@@ -1,0 +1,68 @@
+// The SQL tokenizer: round trip, token kinds, top-level ORDER BY, first statement.
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include <sqlmorph/sql_lexer.hpp>
+
+using namespace sqlmorph;
+
+namespace {
+std::string joined(std::string_view sql) {
+  std::string out;
+  for (const sql_token& t : lex_sql(sql)) out += t.text;
+  return out;
+}
+std::vector<std::string> words(std::string_view sql) {
+  std::vector<std::string> out;
+  for (const sql_token& t : lex_sql(sql)) {
+    if (t.kind == sql_token_kind::word) out.emplace_back(t.text);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("tokens concatenate back to the input, whatever it holds") {
+  const char* inputs[] = {
+      "SELECT DISTINCT name FROM t WHERE x = 'it''s' -- comment\nORDER BY 1;",
+      "select \"col\"\"x\", `b`, [c d] from t /* block */ where a>=1 and b<>2",
+      "unterminated 'string",
+      "unterminated /* comment",
+      "$$dollar body$$ $tag$ x $tag$ :param ? %s %(name)s",
+      "bytes \xff\xfe\x80 and 1.5e-3 .5 0x1F 12abc",
+      "",
+  };
+  for (const char* in : inputs) {
+    CAPTURE(in);
+    CHECK(joined(in) == in);
+  }
+}
+
+TEST_CASE("words, strings, quoted names and comments are told apart") {
+  CHECK(words("SELECT 'distinct' , \"distinct\", DISTINCT -- distinct\n") == std::vector<std::string>{"SELECT", "DISTINCT"});
+  CHECK(words("count(distinct t.distinct_x)") == std::vector<std::string>{"count", "distinct", "t", "distinct_x"});
+  const auto tokens = lex_sql("a>=b");
+  REQUIRE(tokens.size() == 3);
+  CHECK(tokens[1].kind == sql_token_kind::op);
+  CHECK(tokens[1].text == ">=");
+}
+
+TEST_CASE("ORDER BY is detected at the top level only, from tokens") {
+  CHECK(has_top_level_order_by("SELECT a FROM t ORDER BY a"));
+  CHECK(has_top_level_order_by("SELECT a FROM t order\n  by a"));
+  CHECK(has_top_level_order_by("SELECT a FROM t ORDER /* why */ BY a"));
+  CHECK_FALSE(has_top_level_order_by("SELECT a FROM (SELECT a FROM t ORDER BY a LIMIT 3)"));
+  CHECK_FALSE(has_top_level_order_by("SELECT 'order by' FROM t"));
+  CHECK_FALSE(has_top_level_order_by("SELECT a FROM t -- order by a"));
+  CHECK_FALSE(has_top_level_order_by("SELECT row_number() OVER (ORDER BY a) FROM t"));
+  CHECK(has_top_level_order_by("SELECT a FROM t UNION SELECT b FROM u ORDER BY 1"));
+}
+
+TEST_CASE("the first statement ends at the first top-level semicolon") {
+  CHECK(first_statement("SELECT 1; SELECT 2") == "SELECT 1;");
+  CHECK(first_statement("SELECT ';' AS x; DROP t") == "SELECT ';' AS x;");
+  CHECK(first_statement("SELECT 1") == "SELECT 1");
+  CHECK(iequals_ascii("DiStInCt", "distinct"));
+  CHECK_FALSE(iequals_ascii("distinc", "distinct"));
+}
