@@ -22,3 +22,4 @@ set_target_properties(sqlmorph_sdk PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(sqlmorph_sdk PUBLIC
   "${PROJECT_SOURCE_DIR}/include"
   "${PROJECT_BINARY_DIR}/generated")
+install(TARGETS sqlmorph_sdk ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")

@@ -10,6 +10,7 @@ std::unique_ptr<environment> environment::load(const std::optional<std::filesyst
   if (!env->config_.source.empty()) spdlog::debug("configuration: {}", env->config_.source.string());
   env->registry_.load_directories(env->config_.plugin_dirs);
   add_reference_techniques(env->catalog_);
+  for (const technique_spec& t : env->config_.techniques) env->catalog_.add(t);
   return env;
 }
 

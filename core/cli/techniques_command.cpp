@@ -13,7 +13,8 @@ int run_techniques(const global_options& g) {
   const auto env = environment::load(g.config_file);
   for (const std::string& name : env->techniques().names()) {
     const technique_spec* s = env->techniques().find(name);
-    std::cout << name << "  (" << s->origin << ")\n    " << s->description << "\n";
+    std::cout << name << "  (" << s->origin << ")\n";
+    if (!s->description.empty()) std::cout << "    " << s->description << "\n";
     std::string rewriters;
     for (const component_spec& r : s->rewriters) rewriters += (rewriters.empty() ? "" : ", ") + describe(r);
     if (!rewriters.empty()) std::cout << "    rewrites: " << rewriters << "\n";

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -53,6 +54,83 @@ double number_of(const toml::node& n, const std::string& at, const std::string& 
 std::uint64_t count_of(const toml::node& n, const std::string& at, const std::string& key) {
   if (auto v = n.value<std::int64_t>(); v && n.is_integer() && *v >= 0) return static_cast<std::uint64_t>(*v);
   throw usage_error(at + ": '" + key + "' must be a non-negative integer");
+}
+
+// A component written in TOML: a name ("exact"), or a table with `name` and option keys, whose
+// values may themselves be components ({ name = "greedy_partial", cells = "exact" }).
+component_spec component_of(const std::filesystem::path& file, const toml::node& n, const std::string& what) {
+  if (const auto s = n.value<std::string>()) return component_spec(*s);
+  const toml::table* t = n.as_table();
+  if (t == nullptr) throw usage_error(where(file, n.source()) + ": " + what + " must be a component name or a table");
+  component_spec spec;
+  for (auto&& [key, value] : *t) {
+    const std::string k(key.str());
+    if (k == "name") {
+      const auto s = value.value<std::string>();
+      if (!s) throw usage_error(where(file, value.source()) + ": " + what + ".name must be a string");
+      spec.name = *s;
+    } else if (value.is_boolean()) {
+      spec.options[k] = *value.value<bool>();
+    } else if (value.is_integer()) {
+      spec.options[k] = *value.value<std::int64_t>();
+    } else if (value.is_floating_point()) {
+      spec.options[k] = *value.value<double>();
+    } else if (value.is_string()) {
+      spec.options[k] = *value.value<std::string>();
+    } else if (value.is_table()) {
+      spec.options[k] = std::make_shared<const component_spec>(component_of(file, value, what + "." + k));
+    } else {
+      throw usage_error(where(file, value.source()) + ": option '" + k + "' of " + what +
+                        " must be a bool, number, string or component table");
+    }
+  }
+  if (spec.name.empty()) throw usage_error(where(file, n.source()) + ": " + what + " has no 'name'");
+  return spec;
+}
+
+technique_spec technique_of(const std::filesystem::path& file, const std::string& name, const toml::node& n) {
+  const toml::table* t = n.as_table();
+  if (t == nullptr) throw usage_error(where(file, n.source()) + ": [techniques." + name + "] must be a table");
+  technique_spec spec;
+  spec.name = name;
+  spec.origin = where(file, n.source());
+  bool has_columns = false;
+  bool has_rows = false;
+  bool has_scorer = false;
+  const auto list_of = [&](const toml::node& v, const std::string& what) {
+    std::vector<component_spec> out;
+    const toml::array* arr = v.as_array();
+    if (arr == nullptr) throw usage_error(where(file, v.source()) + ": '" + what + "' must be an array of components");
+    for (const toml::node& e : *arr) out.push_back(component_of(file, e, what));
+    return out;
+  };
+  walk_table(file, *t, "[techniques." + name + "]",
+             {{"description",
+               [&](const toml::node& v, const std::string& at) {
+                 const auto s = v.value<std::string>();
+                 if (!s) throw usage_error(at + ": 'description' must be a string");
+                 spec.description = *s;
+               }},
+              {"rewriters", [&](const toml::node& v, const std::string&) { spec.rewriters = list_of(v, "rewriters"); }},
+              {"normalizers", [&](const toml::node& v, const std::string&) { spec.normalizers = list_of(v, "normalizers"); }},
+              {"columns",
+               [&](const toml::node& v, const std::string&) {
+                 spec.columns = component_of(file, v, "columns");
+                 has_columns = true;
+               }},
+              {"rows",
+               [&](const toml::node& v, const std::string&) {
+                 spec.rows = component_of(file, v, "rows");
+                 has_rows = true;
+               }},
+              {"scorer", [&](const toml::node& v, const std::string&) {
+                 spec.scorer = component_of(file, v, "scorer");
+                 has_scorer = true;
+               }}});
+  if (!has_columns || !has_rows || !has_scorer) {
+    throw usage_error(spec.origin + ": [techniques." + name + "] needs 'columns', 'rows' and 'scorer'");
+  }
+  return spec;
 }
 
 }  // namespace
@@ -116,7 +194,19 @@ config load_config(const std::filesystem::path& file) {
                    c.run.backend = *s;
                  }}});
   };
-  walk_table(file, root, "the top level", {{"plugins", plugins_table}, {"run", run_table}});
+  const auto techniques_table = [&](const toml::node& n, const std::string& at) {
+    const toml::table* t = n.as_table();
+    if (t == nullptr) throw usage_error(at + ": [techniques] must hold [techniques.NAME] tables");
+    // toml++ keeps a table's keys sorted; declarations are listed in file order.
+    std::vector<std::pair<std::uint32_t, technique_spec>> declared;
+    for (auto&& [key, value] : *t) {
+      declared.emplace_back(value.source().begin.line, technique_of(file, std::string(key.str()), value));
+    }
+    std::stable_sort(declared.begin(), declared.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& d : declared) c.techniques.push_back(std::move(d.second));
+  };
+  walk_table(file, root, "the top level",
+             {{"plugins", plugins_table}, {"run", run_table}, {"techniques", techniques_table}});
   return c;
 }
 

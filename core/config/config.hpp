@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "techniques/technique_spec.hpp"
+
 namespace sqlmorph::core {
 
 struct run_config {
@@ -25,6 +27,8 @@ struct config {
   /// Where plugin libraries are looked for, in order.
   std::vector<std::filesystem::path> plugin_dirs;
   run_config run;
+  /// Techniques declared in [techniques.NAME] tables, in file order.
+  std::vector<technique_spec> techniques;
   /// The file this came from (empty for built-in defaults).
   std::filesystem::path source;
 };

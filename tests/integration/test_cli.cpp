@@ -187,6 +187,39 @@ TEST_CASE("sqlmorph plugins lists components and refused libraries") {
   CHECK(parsed["components"].size() > 10);
 }
 
+TEST_CASE("a technique declared in sqlmorph.toml uses a plugin written against the SDK alone") {
+  test::temp_dir dir;
+  write(dir.path() / "sqlmorph.toml",
+        "[plugins]\ndirs = [\"" + test::plugin_dir().string() + "\", \"" + (test::build_dir() / "examples/plugins").string() +
+            "\"]\n"
+            "[techniques.folded_column_and_partial_cell]\n"
+            "description = \"exact_column_and_partial_cell, names compared ignoring case\"\n"
+            "columns = { name = \"folded_names\", trim = true }\n"
+            "rows = \"greedy_partial\"\n"
+            "scorer = \"sqlmorph_cells\"\n");
+  const auto listed = run_sqlmorph({"techniques"}, dir.path());
+  CHECK(listed.exit_code == 0);
+  CHECK(listed.out.find("folded_column_and_partial_cell  (sqlmorph.toml:3:1)") != std::string::npos);
+  const auto r = run_sqlmorph({"compare", "--db", demo_db().string(), "--gold", "SELECT name, dept FROM employees",
+                               "--pred", "SELECT name AS NAME, dept AS \"Dept \" FROM employees WHERE id <= 4",
+                               "--techniques", "exact_column_and_partial_cell,folded_column_and_partial_cell", "--json"},
+                              dir.path());
+  REQUIRE(r.exit_code == 0);
+  const json results = json::parse(r.out)["results"];
+  REQUIRE(results.size() == 2);
+  CHECK(results[0]["EXP"] == 0.0);  // exact names: "NAME" is not "name"
+  CHECK(results[1]["technique"] == "folded_column_and_partial_cell");
+  CHECK(results[1]["EXP"] == 1.0);  // 4 predicted rows, all in the gold
+  CHECK(results[1]["EXR"] == 0.5);  // of 8 gold rows
+  write(dir.path() / "sqlmorph.toml", "[techniques.broken]\ncolumns = \"no_such\"\nrows = \"multiset\"\nscorer = \"verdict\"\n");
+  const auto broken = run_sqlmorph({"compare", "--db", demo_db().string(), "--gold", "SELECT 1", "--pred", "SELECT 1",
+                                    "--techniques", "broken"},
+                                   dir.path());
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.err.find("technique 'broken' (sqlmorph.toml:1:1): unknown column_matcher 'no_such'") !=
+        std::string::npos);
+}
+
 TEST_CASE("eval on Spider dev prediction files agrees with the reference, record by record") {
   if (test::skip_without_shared("spider eval")) return;
   const auto shared = *test::shared_dir();

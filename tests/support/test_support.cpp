@@ -121,6 +121,8 @@ command_result run_sqlmorph(const std::vector<std::string>& args, const std::fil
   temp_dir tmp;
   const auto out_file = tmp.path() / "out";
   const auto err_file = tmp.path() / "err";
+  std::fflush(stdout);
+  std::fflush(stderr);
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {

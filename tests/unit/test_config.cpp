@@ -62,3 +62,39 @@ TEST_CASE("unknown keys and wrong types are errors with file:line:column") {
   const std::string e5 = error_of(write(dir, "[plugins]\ndirs = [1]\n"));
   CHECK(e5.find(":2:") != std::string::npos);
 }
+
+TEST_CASE("techniques can be declared in [techniques.NAME] tables, in file order") {
+  test::temp_dir dir;
+  const auto file = write(dir,
+                          "[techniques.zeta]\n"
+                          "columns = \"exact_names\"\n"
+                          "rows = { name = \"greedy_partial\", cells = { name = \"numeric_tolerance\", tolerance = 0.5 } }\n"
+                          "scorer = { name = \"sqlmorph_cells\", penalize_extra_pred_cols = false }\n"
+                          "[techniques.alpha]\n"
+                          "description = \"positional sets\"\n"
+                          "rewriters = [\"spider_fix_spaced_operators\"]\n"
+                          "columns = \"positional\"\n"
+                          "rows = \"set_equality\"\n"
+                          "scorer = \"verdict\"\n");
+  const core::config c = core::load_config(file);
+  REQUIRE(c.techniques.size() == 2);
+  const core::technique_spec& zeta = c.techniques[0];
+  CHECK(zeta.name == "zeta");
+  CHECK(zeta.origin == file.string() + ":1:1");
+  CHECK(zeta.rows.name == "greedy_partial");
+  const auto& cells = std::get<std::shared_ptr<const core::component_spec>>(zeta.rows.options.at("cells"));
+  CHECK(cells->name == "numeric_tolerance");
+  CHECK(std::get<double>(cells->options.at("tolerance")) == 0.5);
+  CHECK(std::get<bool>(zeta.scorer.options.at("penalize_extra_pred_cols")) == false);
+  CHECK(c.techniques[1].name == "alpha");
+  CHECK(c.techniques[1].description == "positional sets");
+  REQUIRE(c.techniques[1].rewriters.size() == 1);
+
+  const std::string missing = error_of(write(dir, "[techniques.t]\ncolumns = \"exact_names\"\n"));
+  CHECK(missing.find(":1:1: [techniques.t] needs 'columns', 'rows' and 'scorer'") != std::string::npos);
+  const std::string unknown = error_of(write(dir, "[techniques.t]\ncolumns = \"a\"\nrows = \"b\"\nscorer = \"c\"\nrow = \"d\"\n"));
+  CHECK(unknown.find(":5:1: unknown key 'row' in [techniques.t]") != std::string::npos);
+  const std::string bad = error_of(write(dir, "[techniques.t]\ncolumns = 3\n"));
+  CHECK(bad.find(":2:") != std::string::npos);
+  CHECK(bad.find("columns must be a component name or a table") != std::string::npos);
+}

@@ -1,0 +1,148 @@
+// The Spider dev whole-benchmark figure (PERF.md target 1, measured here from the foundation on):
+// one system, every reference technique with both penalize_extra_pred_cols values, against the
+// floor — executing the same 1,944 queries once and fetching every row — measured in the same run.
+//
+//   spider_dev_bench [SHARED_DIR] [SYSTEM]     (defaults: ../shared next to the checkout, dail-sql-gpt4)
+
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include <spdlog/spdlog.h>
+
+#include "bench_util.hpp"
+#include "datasets/spider_files.hpp"
+#include "eval/evaluation_run.hpp"
+#include "plugins/component_registry.hpp"
+#include "techniques/technique_catalog.hpp"
+
+using namespace sqlmorph;
+
+namespace {
+
+// The floor in C++: plain sqlite3, one connection per database, every row fetched and copied.
+std::size_t floor_exec(const std::vector<core::example>& examples) {
+  std::map<std::string, sqlite3*> dbs;
+  std::size_t cells = 0;
+  std::vector<std::string> texts;
+  for (const core::example& ex : examples) {
+    if (!std::filesystem::exists(ex.db)) continue;
+    sqlite3*& db = dbs[ex.db];
+    if (db == nullptr) sqlite3_open_v2(ex.db.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    for (const std::string* sql : {&ex.gold, &ex.pred}) {
+      sqlite3_stmt* stmt = nullptr;
+      if (sqlite3_prepare_v2(db, sql->c_str(), -1, &stmt, nullptr) != SQLITE_OK || stmt == nullptr) continue;
+      const int cols = sqlite3_column_count(stmt);
+      while (sqlite3_step(stmt) == SQLITE_ROW) {
+        for (int c = 0; c < cols; ++c) {
+          if (sqlite3_column_type(stmt, c) == SQLITE_TEXT) {
+            texts.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, c)),
+                               static_cast<std::size_t>(sqlite3_column_bytes(stmt, c)));
+          }
+          ++cells;
+        }
+      }
+      sqlite3_finalize(stmt);
+    }
+  }
+  for (auto& [path, db] : dbs) sqlite3_close(db);
+  return cells + texts.size();
+}
+
+double run_command_seconds(const std::vector<std::string>& args) {
+  std::fflush(stdout);  // the child must not inherit (and print again) our buffered output
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    if (std::freopen("/dev/null", "w", stdout) == nullptr) ::_exit(127);
+    ::execvp(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  spdlog::set_level(spdlog::level::off);
+  const std::filesystem::path shared = argc > 1 ? argv[1] : SQLMORPH_BENCH_SHARED_DIR;
+  const std::string system = argc > 2 ? argv[2] : "dail-sql-gpt4";
+  const auto spider = shared / "benchmarks" / "spider-dev";
+  if (!std::filesystem::exists(spider / "dev_gold.sql")) {
+    std::printf("SKIPPED: %s not found (the Spider dev benchmark lives in ../shared)\n", spider.c_str());
+    return 0;
+  }
+  bench::header("Spider dev, one system, every reference technique (PERF.md target 1)");
+  const auto pred_file = spider / "predictions" / (system + (system == "din-sql-gpt4" ? ".csv" : ".sql"));
+  const std::vector<core::example> examples =
+      core::read_spider_files({spider / "dev_gold.sql", pred_file, spider / "database", system});
+
+  core::component_registry registry;
+  registry.load_directories({SQLMORPH_BENCH_PLUGIN_DIR});
+  core::technique_catalog catalog;
+  core::add_reference_techniques(catalog);
+  core::evaluation_settings settings;
+  settings.engine = registry.create<backend>(core::component_spec("sqlite"));
+  settings.techniques = catalog.assemble({"all"}, core::penalize_choice::both, registry);
+
+  std::size_t scorable = 0;
+  for (const auto& ex : examples) scorable += std::filesystem::exists(ex.db);
+  std::printf("system %s: %zu examples, %zu scorable (%zu queries), %zu technique variants\n\n", system.c_str(),
+              examples.size(), scorable, 2 * scorable, settings.techniques.size());
+
+  const bench::timing floor_cpp = bench::measure(7, [&] { floor_exec(examples); });
+  std::printf("floor, C++ sqlite3 (execute + fetch every row):     %s\n", bench::format(floor_cpp).c_str());
+
+  bench::timing floor_py{};
+  const bool have_python = ::access("/usr/bin/python3", X_OK) == 0 || std::system("command -v python3 >/dev/null 2>&1") == 0;
+  if (have_python) {
+    const std::string script = std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/bench/spider_floor.py";
+    std::vector<double> seconds;
+    for (int i = 0; i < 7; ++i) {
+      const std::string cmd = "python3 " + script + " " + (spider / "dev_gold.sql").string() + " " + pred_file.string() +
+                              " " + (spider / "database").string();
+      std::FILE* p = ::popen(cmd.c_str(), "r");
+      double s = -1;
+      if (p != nullptr && std::fscanf(p, "%lf", &s) == 1) seconds.push_back(s * 1000);
+      if (p != nullptr) ::pclose(p);
+    }
+    if (!seconds.empty()) {
+      std::sort(seconds.begin(), seconds.end());
+      floor_py = {seconds.front(), seconds[seconds.size() / 2], seconds.back(), static_cast<int>(seconds.size())};
+      std::printf("floor, Python sqlite3 (PERF.md's floor, in-script): %s\n", bench::format(floor_py).c_str());
+    }
+  }
+
+  const bench::timing ours = bench::measure(7, [&] { core::run_evaluation(examples, settings); });
+  std::printf("sqlmorph, all %zu variants, in process:              %s\n", settings.techniques.size(),
+              bench::format(ours).c_str());
+
+  std::vector<double> command_ms;
+  for (int i = 0; i < 5; ++i) {
+    const double s = run_command_seconds({SQLMORPH_BENCH_BINARY, "--config", std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/sqlmorph.toml",
+                                          "-q", "eval", "--benchmark", "spider", "--gold", (spider / "dev_gold.sql").string(),
+                                          "--pred", pred_file.string(), "--db-root", (spider / "database").string(),
+                                          "--penalize-extra-pred-cols", "both", "--out", "/tmp/sqlmorph-bench-out"});
+    if (s >= 0) command_ms.push_back(s * 1000);
+  }
+  std::sort(command_ms.begin(), command_ms.end());
+  if (!command_ms.empty()) {
+    const bench::timing cmd{command_ms.front(), command_ms[command_ms.size() / 2], command_ms.back(),
+                            static_cast<int>(command_ms.size())};
+    std::printf("sqlmorph eval, whole command (start, load, write):  %s\n", bench::format(cmd).c_str());
+  }
+  std::printf("\nratio (medians): sqlmorph / C++ floor = %.2f", ours.median_ms / floor_cpp.median_ms);
+  if (floor_py.runs > 0) std::printf(", sqlmorph / Python floor = %.2f", ours.median_ms / floor_py.median_ms);
+  std::printf("   (target 1: <= 3x the floor; the references take 10-16 s and 4.5-4.8 s)\n");
+  return 0;
+}
