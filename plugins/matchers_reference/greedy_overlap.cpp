@@ -9,6 +9,8 @@
 
 #include <sqlmorph/hash.hpp>
 
+#include "hash_slots.hpp"
+
 namespace sqlmorph::reference {
 namespace {
 
@@ -126,7 +128,7 @@ private:
   // (hash, row) so each hash's rows form an ascending run, scanned from a lazily advanced head.
   struct subset_index {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> entries;
-    std::unordered_map<std::uint64_t, std::uint32_t> start;
+    hash_slots start;                    // hash -> index of its run in `entries`
     std::vector<std::uint32_t> skipped;  // per run start: removed rows already passed
   };
   // Rows of one predicted size containing each item, ascending, for levels with too many subsets.
@@ -150,8 +152,9 @@ private:
     }
     std::sort(idx.entries.begin(), idx.entries.end());
     idx.skipped.assign(idx.entries.size(), 0);
+    idx.start.reset(idx.entries.size());
     for (std::uint32_t e = 0; e < idx.entries.size(); ++e) {
-      if (e == 0 || idx.entries[e].first != idx.entries[e - 1].first) idx.start.emplace(idx.entries[e].first, e);
+      if (e == 0 || idx.entries[e].first != idx.entries[e - 1].first) idx.start.insert(idx.entries[e].first, e);
     }
     return subset_indexes_.emplace(key, std::move(idx)).first->second;
   }
@@ -180,9 +183,8 @@ private:
     subset_index& idx = index_for(kb, a);
     std::uint32_t best = none;
     for_each_subset_hash(g, a, [&](std::uint64_t h) {
-      const auto it = idx.start.find(h);
-      if (it == idx.start.end()) return;
-      const std::uint32_t s = it->second;
+      const std::uint32_t s = idx.start.find(h, [](std::uint32_t) { return true; });
+      if (s == hash_slots::empty) return;
       std::uint32_t pos = s + idx.skipped[s];
       const auto n = static_cast<std::uint32_t>(idx.entries.size());
       while (pos < n && idx.entries[pos].first == h && pred_removed_[idx.entries[pos].second]) ++pos;

@@ -8,13 +8,13 @@ namespace sqlmorph::reference {
 
 projected_intersection intersect_projected_rows(const result& gold, const result& pred,
                                                 std::span<const column_pair> pairs, const value_equivalence& eq) {
-  tuple_interner tuples(eq);
   const std::size_t k = pairs.size();
+  tuple_interner tuples(eq, k, gold.row_count() + pred.row_count());
   const auto intern_rows = [&](const result& r, bool is_gold) {
     std::vector<std::uint32_t> ids(r.row_count());
     for (std::size_t row = 0; row < r.row_count(); ++row) {
       const auto cells = r.row(row);
-      ids[row] = tuples.intern(k, [&](std::size_t p) -> const value& {
+      ids[row] = tuples.intern([&](std::size_t p) -> const value& {
         return cells[is_gold ? pairs[p].gold : pairs[p].pred];
       });
     }
@@ -56,7 +56,7 @@ void projected_item_sets(const result& gold, std::span<const std::uint32_t> gold
                          const value_equivalence& eq, std::vector<item_set>& gold_sets,
                          std::vector<item_set>& pred_sets) {
   // One interner per position; (position, local id) pairs get global item ids in order of first use.
-  std::vector<tuple_interner> by_position(pairs.size(), tuple_interner(eq));
+  std::vector<tuple_interner> by_position(pairs.size(), tuple_interner(eq, 1, gold_rows.size() + pred_rows.size()));
   std::vector<std::vector<std::uint32_t>> global_id(pairs.size());
   std::uint32_t next_item = 0;
   const auto build = [&](const result& r, std::span<const std::uint32_t> rows, bool is_gold) {
@@ -67,7 +67,7 @@ void projected_item_sets(const result& gold, std::span<const std::uint32_t> gold
       s.reserve(pairs.size());
       for (std::size_t p = 0; p < pairs.size(); ++p) {
         const value& cell = cells[is_gold ? pairs[p].gold : pairs[p].pred];
-        const std::uint32_t local = by_position[p].intern(1, [&](std::size_t) -> const value& { return cell; });
+        const std::uint32_t local = by_position[p].intern([&](std::size_t) -> const value& { return cell; });
         if (local == global_id[p].size()) global_id[p].push_back(next_item++);
         s.push_back(global_id[p][local]);
       }

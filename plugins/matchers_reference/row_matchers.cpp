@@ -1,16 +1,15 @@
 #include "row_matchers.hpp"
 
 #include <algorithm>
-#include <deque>
-#include <map>
 #include <stdexcept>
-#include <unordered_map>
 
+#include <sqlmorph/hash.hpp>
 #include <sqlmorph/sql_lexer.hpp>
 
 #include "column_permutation.hpp"
 #include "exact_cells.hpp"
 #include "greedy_overlap.hpp"
+#include "hash_slots.hpp"
 #include "projected_rows.hpp"
 #include "value_interner.hpp"
 
@@ -57,13 +56,13 @@ row_match set_equality_rows::do_match_(const match_input& in, const column_align
     out.equivalent = false;  // some column has no counterpart: rows differ in width or content
     return out;
   }
-  tuple_interner tuples(eq_);
+  tuple_interner tuples(eq_, k, in.gold.row_count() + in.pred.row_count());
   std::vector<char> in_gold;
   std::vector<char> in_pred;
   const auto mark = [&](const result& r, bool gold, std::vector<char>& seen) {
     for (std::size_t row = 0; row < r.row_count(); ++row) {
       const auto cells = r.row(row);
-      const auto id = tuples.intern(k, [&](std::size_t p) -> const value& {
+      const auto id = tuples.intern([&](std::size_t p) -> const value& {
         return cells[gold ? columns.pairs[p].gold : columns.pairs[p].pred];
       });
       if (id >= seen.size()) seen.resize(id + 1, 0);
@@ -154,9 +153,16 @@ row_match greedy_partial_rows::do_match_(const match_input& in, const column_ali
 // --- value_set_partial ----------------------------------------------------------------------
 
 row_match value_set_partial_rows::do_match_(const match_input& in, const column_alignment&) const {
-  // Each row becomes the set of str() of its values, as interned token ids.
-  std::unordered_map<std::string, std::uint32_t> token_ids;
+  // Each row becomes the set of str() of its values, as interned token ids. Tokens are kept in one
+  // buffer (`tokens`, with `token_end` offsets) and found through their hash.
+  std::string tokens;
+  std::vector<std::size_t> token_end;
+  hash_slots token_ids(in.gold.cells().size() + in.pred.cells().size());
   std::string text;
+  const auto token_of = [&](std::uint32_t id) {
+    const std::size_t begin = id == 0 ? 0 : token_end[id - 1];
+    return std::string_view(tokens).substr(begin, token_end[id] - begin);
+  };
   const auto sets_of = [&](const result& r) {
     std::vector<item_set> sets(r.row_count());
     for (std::size_t row = 0; row < r.row_count(); ++row) {
@@ -164,8 +170,15 @@ row_match value_set_partial_rows::do_match_(const match_input& in, const column_
       for (const value& v : r.row(row)) {
         text.clear();
         append_python_str(text, v);
-        const auto [it, added] = token_ids.try_emplace(text, static_cast<std::uint32_t>(token_ids.size()));
-        s.push_back(it->second);
+        const std::uint64_t h = hash_bytes(text);
+        std::uint32_t id = token_ids.find(h, [&](std::uint32_t known) { return token_of(known) == text; });
+        if (id == hash_slots::empty) {
+          id = static_cast<std::uint32_t>(token_end.size());
+          tokens += text;
+          token_end.push_back(tokens.size());
+          token_ids.insert(h, id);
+        }
+        s.push_back(id);
       }
       std::sort(s.begin(), s.end());
       s.erase(std::unique(s.begin(), s.end()), s.end());
@@ -180,16 +193,33 @@ row_match value_set_partial_rows::do_match_(const match_input& in, const column_
   for (const item_set& s : pred) out.counts.pred_cells += static_cast<double>(s.size());
 
   // Phase A: each gold row, in order, takes the first unused predicted row with an equal set.
-  std::map<item_set, std::deque<std::uint32_t>> pred_by_set;
-  for (std::uint32_t j = 0; j < pred.size(); ++j) pred_by_set[pred[j]].push_back(j);
+  // Predicted rows are grouped by set (groups in order of first appearance, rows ascending).
+  const auto set_hash = [](const item_set& s) {
+    std::uint64_t h = 0x736574ULL ^ s.size();
+    for (const std::uint32_t item : s) h = hash_combine(h, item);
+    return h;
+  };
+  hash_slots group_of(pred.size());
+  std::vector<std::vector<std::uint32_t>> groups;
+  for (std::uint32_t j = 0; j < pred.size(); ++j) {
+    const std::uint64_t h = set_hash(pred[j]);
+    std::uint32_t g = group_of.find(h, [&](std::uint32_t known) { return pred[groups[known].front()] == pred[j]; });
+    if (g == hash_slots::empty) {
+      g = static_cast<std::uint32_t>(groups.size());
+      groups.emplace_back();
+      group_of.insert(h, g);
+    }
+    groups[g].push_back(j);
+  }
+  std::vector<std::size_t> next_in_group(groups.size(), 0);
   std::vector<char> gold_done(gold.size(), 0);
   std::vector<char> pred_done(pred.size(), 0);
   std::uint64_t credit = 0;
   for (std::uint32_t i = 0; i < gold.size(); ++i) {
-    auto it = pred_by_set.find(gold[i]);
-    if (it == pred_by_set.end() || it->second.empty()) continue;
-    pred_done[it->second.front()] = 1;
-    it->second.pop_front();
+    const std::uint32_t g =
+        group_of.find(set_hash(gold[i]), [&](std::uint32_t known) { return pred[groups[known].front()] == gold[i]; });
+    if (g == hash_slots::empty || next_in_group[g] == groups[g].size()) continue;
+    pred_done[groups[g][next_in_group[g]++]] = 1;
     gold_done[i] = 1;
     credit += gold[i].size();
   }
@@ -297,12 +327,12 @@ bool spider_quick_reject_passes(const result& gold, const result& pred, bool ord
     }
     return true;
   }
-  tuple_interner tuples(eq);
+  tuple_interner tuples(eq, width, 2 * rows);
   std::vector<char> in_gold;
   std::vector<char> in_pred;
   const auto mark = [&](const std::vector<value>& cells, std::vector<char>& seen) {
     for (std::size_t row = 0; row < rows; ++row) {
-      const auto id = tuples.intern(width, [&](std::size_t c) -> const value& { return cells[row * width + c]; });
+      const auto id = tuples.intern([&](std::size_t c) -> const value& { return cells[row * width + c]; });
       if (id >= seen.size()) seen.resize(id + 1, 0);
       seen[id] = 1;
     }

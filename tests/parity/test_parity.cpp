@@ -162,25 +162,16 @@ TEST_CASE("parity: edge cases") {
   run_parity_file(dir / "cases.jsonl", dir);
 }
 
-TEST_CASE("parity: Spider dev, dail-sql-gpt4") {
+void spider_parity(const char* system) {
   if (test::skip_without_shared("spider parity")) return;
-  run_parity_file(*test::shared_dir() / "parity/spider-dev/dail-sql-gpt4.jsonl", *test::shared_dir() / "benchmarks/spider-dev");
+  const auto shared = *test::shared_dir();
+  run_parity_file(shared / "parity/spider-dev" / (std::string(system) + ".jsonl"), shared / "benchmarks/spider-dev");
 }
 
-TEST_CASE("parity: Spider dev, c3-gpt35") {
-  if (test::skip_without_shared("spider parity")) return;
-  run_parity_file(*test::shared_dir() / "parity/spider-dev/c3-gpt35.jsonl", *test::shared_dir() / "benchmarks/spider-dev");
-}
-
-TEST_CASE("parity: Spider dev, din-sql-gpt4") {
-  if (test::skip_without_shared("spider parity")) return;
-  run_parity_file(*test::shared_dir() / "parity/spider-dev/din-sql-gpt4.jsonl", *test::shared_dir() / "benchmarks/spider-dev");
-}
-
-TEST_CASE("parity: Spider dev, resdsql-3b") {
-  if (test::skip_without_shared("spider parity")) return;
-  run_parity_file(*test::shared_dir() / "parity/spider-dev/resdsql-3b.jsonl", *test::shared_dir() / "benchmarks/spider-dev");
-}
+TEST_CASE("parity: Spider dev, dail-sql-gpt4") { spider_parity("dail-sql-gpt4"); }
+TEST_CASE("parity: Spider dev, c3-gpt35") { spider_parity("c3-gpt35"); }
+TEST_CASE("parity: Spider dev, din-sql-gpt4") { spider_parity("din-sql-gpt4"); }
+TEST_CASE("parity: Spider dev, resdsql-3b") { spider_parity("resdsql-3b"); }
 
 TEST_CASE("reference divergences behave as documented") {
   if (test::skip_without_shared("reference divergences")) return;

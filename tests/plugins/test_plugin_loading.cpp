@@ -21,15 +21,6 @@ std::string reason_for(core::component_registry& reg, const std::filesystem::pat
 }
 std::filesystem::path bad(const char* name) { return test::bad_plugin_dir() / (std::string("sqlmorph_bad_") + name + ".so"); }
 
-template <class F>
-std::string usage_error_of(F&& f) {
-  try {
-    f();
-  } catch (const core::usage_error& e) {
-    return e.what();
-  }
-  return "";
-}
 }  // namespace
 
 TEST_CASE("the project's plugin libraries load and register their components by kind") {
@@ -89,15 +80,15 @@ TEST_CASE("a directory with broken libraries still loads the good ones") {
 
 TEST_CASE("options are validated against the declarations before a component exists") {
   const core::component_registry& reg = test::registry();
-  CHECK(usage_error_of([&] { reg.create<row_matcher>(core::component_spec("greedy_partial").with("cell", std::string("exact"))); }) ==
+  CHECK(test::usage_error_of([&] { reg.create<row_matcher>(core::component_spec("greedy_partial").with("cell", std::string("exact"))); }) ==
         "row_matcher 'greedy_partial': unknown option 'cell'; its options are: cells");
-  CHECK(usage_error_of([&] { reg.create<scorer>(core::component_spec("sqlmorph_cells").with("penalize_extra_pred_cols", std::string("yes"))); }) ==
+  CHECK(test::usage_error_of([&] { reg.create<scorer>(core::component_spec("sqlmorph_cells").with("penalize_extra_pred_cols", std::string("yes"))); }) ==
         "scorer 'sqlmorph_cells': option 'penalize_extra_pred_cols' must be of type bool, got a string");
-  CHECK(usage_error_of([&] { reg.create<row_matcher>(core::component_spec("greedy_partial").with("cells", std::string("nope"))); })
+  CHECK(test::usage_error_of([&] { reg.create<row_matcher>(core::component_spec("greedy_partial").with("cells", std::string("nope"))); })
             .find("option 'cells': unknown cell_matcher 'nope'; registered: exact") != std::string::npos);
-  CHECK(usage_error_of([&] { reg.create<row_matcher>(core::component_spec("no_such_matcher")); })
+  CHECK(test::usage_error_of([&] { reg.create<row_matcher>(core::component_spec("no_such_matcher")); })
             .find("unknown row_matcher 'no_such_matcher'; registered: ") == 0);
-  CHECK(usage_error_of([&] { reg.create<row_matcher>(core::component_spec("permutation_equivalence").with("order_rule", std::string("sometimes"))); })
+  CHECK(test::usage_error_of([&] { reg.create<row_matcher>(core::component_spec("permutation_equivalence").with("order_rule", std::string("sometimes"))); })
             .find("could not be created: order_rule must be sql_substring, sql_tokens, never or always") != std::string::npos);
 }
 
@@ -117,7 +108,7 @@ TEST_CASE("a plugin written against the SDK alone plugs into the reference row m
   const auto cells = reg.create<cell_matcher>(core::component_spec("numeric_tolerance").with("tolerance", 0.5));
   CHECK(cells->similarity(value::real(1.0), value::real(1.4)) == 1.0);
   CHECK(cells->similarity(value::real(1.0), value::real(1.6)) == 0.0);
-  CHECK(usage_error_of([&] { reg.create<cell_matcher>(core::component_spec("numeric_tolerance").with("tolerance", -1.0)); })
+  CHECK(test::usage_error_of([&] { reg.create<cell_matcher>(core::component_spec("numeric_tolerance").with("tolerance", -1.0)); })
             .find("cell_matcher 'numeric_tolerance' could not be created: tolerance must be >= 0") == 0);
   // Integers are accepted where a double is declared.
   CHECK_NOTHROW(reg.create<cell_matcher>(core::component_spec("numeric_tolerance").with("tolerance", std::int64_t{2})));

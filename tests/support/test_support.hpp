@@ -10,6 +10,7 @@
 
 #include <sqlmorph/result.hpp>
 
+#include "errors.hpp"
 #include "plugins/component_registry.hpp"
 #include "techniques/technique_catalog.hpp"
 
@@ -41,6 +42,17 @@ struct blob {
 using cell = std::variant<std::nullptr_t, long long, int, double, const char*, std::string, blob>;
 
 result make_result(std::vector<std::string> names, const std::vector<std::vector<cell>>& rows);
+
+/// The message of the usage_error `f` throws, or "" if it throws none.
+template <class F>
+std::string usage_error_of(F&& f) {
+  try {
+    f();
+  } catch (const core::usage_error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 /// A directory removed (with its contents) when the object goes away.
 class temp_dir {

@@ -17,12 +17,7 @@ std::filesystem::path write(const test::temp_dir& dir, const std::string& text) 
   return file;
 }
 std::string error_of(const std::filesystem::path& file) {
-  try {
-    core::load_config(file);
-  } catch (const core::usage_error& e) {
-    return e.what();
-  }
-  return "";
+  return test::usage_error_of([&] { core::load_config(file); });
 }
 }  // namespace
 

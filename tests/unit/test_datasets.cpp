@@ -18,15 +18,6 @@ std::filesystem::path write(const test::temp_dir& dir, const std::string& name, 
   std::ofstream(file, std::ios::binary) << text;
   return file;
 }
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const core::usage_error& e) {
-    return e.what();
-  }
-  return "";
-}
 }  // namespace
 
 TEST_CASE("cases files: fields, relative database paths, optional fields") {
@@ -52,16 +43,16 @@ TEST_CASE("cases files: fields, relative database paths, optional fields") {
 TEST_CASE("cases files: every problem names the file and line") {
   test::temp_dir dir;
   const auto bad_json = write(dir, "a.jsonl", "{\"id\": \"a\", \"db\": \"x\", \"gold\": \"G\", \"pred\": \"P\"}\n{oops\n");
-  CHECK(error_of([&] { core::read_cases_file(bad_json); }).find(bad_json.string() + ":2: invalid JSON") == 0);
+  CHECK(test::usage_error_of([&] { core::read_cases_file(bad_json); }).find(bad_json.string() + ":2: invalid JSON") == 0);
   const auto missing = write(dir, "b.jsonl", "{\"id\": \"a\", \"db\": \"x\", \"gold\": \"G\"}\n");
-  CHECK(error_of([&] { core::read_cases_file(missing); }) == missing.string() + ":1: missing field 'pred'");
+  CHECK(test::usage_error_of([&] { core::read_cases_file(missing); }) == missing.string() + ":1: missing field 'pred'");
   const auto typed = write(dir, "c.jsonl", "{\"id\": \"a\", \"db\": \"x\", \"gold\": 3, \"pred\": \"P\"}\n");
-  CHECK(error_of([&] { core::read_cases_file(typed); }) == typed.string() + ":1: field 'gold' must be a string");
+  CHECK(test::usage_error_of([&] { core::read_cases_file(typed); }) == typed.string() + ":1: field 'gold' must be a string");
   const auto dup = write(dir, "d.jsonl",
                          "{\"id\": \"a\", \"db\": \"x\", \"gold\": \"G\", \"pred\": \"P\"}\n"
                          "{\"id\": \"a\", \"db\": \"x\", \"gold\": \"G\", \"pred\": \"P\"}\n");
-  CHECK(error_of([&] { core::read_cases_file(dup); }) == dup.string() + ":2: duplicate id 'a' (first on line 1)");
-  CHECK(error_of([&] { core::read_cases_file(dir.path() / "none.jsonl"); }).find("cannot be read") != std::string::npos);
+  CHECK(test::usage_error_of([&] { core::read_cases_file(dup); }) == dup.string() + ":2: duplicate id 'a' (first on line 1)");
+  CHECK(test::usage_error_of([&] { core::read_cases_file(dir.path() / "none.jsonl"); }).find("cannot be read") != std::string::npos);
 }
 
 TEST_CASE("spider files: gold and predictions aligned, trailing db_id, tabs inside SQL, CSV") {
@@ -94,10 +85,10 @@ TEST_CASE("spider files: gold and predictions aligned, trailing db_id, tabs insi
   CHECK(from_csv[1].id == "din:1");
 
   const auto short_pred = write(dir, "short.sql", "SELECT 1\n");
-  CHECK(error_of([&] { core::read_spider_files({gold, short_pred, dir.path(), std::nullopt}); })
+  CHECK(test::usage_error_of([&] { core::read_spider_files({gold, short_pred, dir.path(), std::nullopt}); })
             .find("has 1 predictions but " + gold.string() + " has 3 gold queries") != std::string::npos);
   const auto bad_gold = write(dir, "bad_gold.sql", "SELECT 1\n");
-  CHECK(error_of([&] { core::read_spider_files({bad_gold, short_pred, dir.path(), std::nullopt}); }) ==
+  CHECK(test::usage_error_of([&] { core::read_spider_files({bad_gold, short_pred, dir.path(), std::nullopt}); }) ==
         bad_gold.string() + ":1: expected 'SQL<TAB>db_id' (Spider's gold format)");
 }
 
@@ -108,5 +99,5 @@ TEST_CASE("CSV: quotes, doubled quotes, embedded newlines, unterminated field") 
   CHECK(rows[1].fields[1] == "he said \"hi\"");
   CHECK(rows[2].fields[0] == "multi\nline");
   CHECK(rows[2].line == 3);
-  CHECK(error_of([] { core::parse_csv("a\n\"open", "t.csv"); }) == "t.csv:2: quoted field is never closed");
+  CHECK(test::usage_error_of([] { core::parse_csv("a\n\"open", "t.csv"); }) == "t.csv:2: quoted field is never closed");
 }
