@@ -8,7 +8,7 @@ BUILD_DIR := $(if $(filter asan,$(PRESET)),build-asan,build)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Debian 12 packages the build needs.
-DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev libboost-dev libtomlplusplus-dev \
+DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev libboost-dev libtomlplusplus-dev \
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev
 
 .PHONY: deps configure build run test test-asan bench clean

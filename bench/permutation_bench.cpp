@@ -13,6 +13,7 @@
 
 #include "bench_util.hpp"
 #include "plugins/component_registry.hpp"
+#include "builtin_reference_techniques.hpp"
 #include "reference_oracles.hpp"
 #include "techniques/technique_catalog.hpp"
 

@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "bench_util.hpp"
+#include "builtin_reference_techniques.hpp"
 #include "datasets/spider_files.hpp"
 #include "eval/evaluation_run.hpp"
 #include "plugins/component_registry.hpp"

@@ -13,4 +13,21 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// An error raised by a user script (Lua syntax, runtime error, exceeded limit): the message names
+/// the script file and line; the traceback shows how it got there. During an evaluation it marks
+/// the example `script_error` (or aborts the run, as configured).
+class script_error : public std::runtime_error {
+public:
+  script_error(std::string message, std::string traceback)
+      : std::runtime_error(message), message_(std::move(message)), traceback_(std::move(traceback)) {}
+  const std::string& message() const noexcept { return message_; }
+  const std::string& traceback() const noexcept { return traceback_; }
+  /// Message and traceback, for people.
+  std::string full() const { return traceback_.empty() ? message_ : message_ + "\n" + traceback_; }
+
+private:
+  std::string message_;
+  std::string traceback_;
+};
+
 }  // namespace sqlmorph::core

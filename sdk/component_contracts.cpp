@@ -40,7 +40,7 @@ double cell_matcher::similarity(const value& gold, const value& pred) const {
   return s > 1.0 ? 1.0 : s;
 }
 
-std::uint64_t cell_matcher::equivalence_hash(const value&) const noexcept { return 0; }
+std::uint64_t cell_matcher::equivalence_hash(const value&) const { return 0; }
 
 row_match row_matcher::match(const match_input& in, const column_alignment& columns) const {
   if (!accepts(columns.how)) {

@@ -10,6 +10,7 @@
 #include <sqlmorph/backend.hpp>
 
 #include "config/config.hpp"
+#include "lua/script_host.hpp"
 #include "plugins/component_registry.hpp"
 #include "techniques/technique_catalog.hpp"
 
@@ -17,14 +18,16 @@ namespace sqlmorph::core {
 
 class environment {
 public:
-  /// Reads the configuration (see resolve_config), loads the plugin directories and declares the
-  /// reference techniques. Throws usage_error for a bad configuration.
+  /// Reads the configuration (see resolve_config), loads the plugin directories, runs the technique
+  /// scripts and adds the techniques of sqlmorph.toml. Throws usage_error for a bad configuration
+  /// or declaration, script_error for a failing script.
   static std::unique_ptr<environment> load(const std::optional<std::filesystem::path>& config_file);
 
   const sqlmorph::core::config& config() const noexcept { return config_; }
   const component_registry& registry() const noexcept { return registry_; }
   component_registry& registry() noexcept { return registry_; }
   const technique_catalog& techniques() const noexcept { return catalog_; }
+  script_host& scripts() noexcept { return *scripts_; }
 
   /// The backend named `name` (default options). Throws usage_error if it is not registered.
   std::shared_ptr<const sqlmorph::backend> backend(const std::string& name) const;
@@ -33,6 +36,7 @@ private:
   sqlmorph::core::config config_;
   component_registry registry_;
   technique_catalog catalog_;
+  std::unique_ptr<script_host> scripts_;
 };
 
 }  // namespace sqlmorph::core

@@ -37,5 +37,6 @@ void register_compare_command(CLI::App& app, const global_options& g, int& exit_
 void register_eval_command(CLI::App& app, const global_options& g, int& exit_code);
 void register_plugins_command(CLI::App& app, const global_options& g, int& exit_code);
 void register_techniques_command(CLI::App& app, const global_options& g, int& exit_code);
+void register_run_command(CLI::App& app, const global_options& g, int& exit_code);
 
 }  // namespace sqlmorph::core

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "errors.hpp"
+#include "eval/evaluation_run.hpp"
 
 int main(int argc, char** argv) {
   using namespace sqlmorph::core;
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   register_eval_command(app, global, exit_code);
   register_plugins_command(app, global, exit_code);
   register_techniques_command(app, global, exit_code);
+  register_run_command(app, global, exit_code);
 
   try {
     app.parse(argc, argv);
@@ -41,6 +43,12 @@ int main(int argc, char** argv) {
   } catch (const usage_error& e) {
     std::cerr << "sqlmorph: error: " << e.what() << "\n";
     return 2;
+  } catch (const script_error& e) {
+    std::cerr << "sqlmorph: script error: " << e.full() << "\n";
+    return 2;
+  } catch (const run_aborted& e) {
+    std::cerr << "sqlmorph: " << e.what() << "\n";
+    return 1;
   }
   return exit_code;
 }

@@ -145,6 +145,8 @@ config default_config() {
   config c;
   const auto exe = executable_dir();
   c.plugin_dirs = {exe / "plugins", exe.parent_path() / "lib" / "sqlmorph" / "plugins"};
+  c.lua.technique_dirs = {exe / "scripts" / "techniques", exe.parent_path() / "share" / "sqlmorph" / "scripts" / "techniques"};
+  c.lua.lib_dirs = {exe / "scripts" / "lib", exe.parent_path() / "share" / "sqlmorph" / "scripts" / "lib"};
   return c;
 }
 
@@ -194,6 +196,32 @@ config load_config(const std::filesystem::path& file) {
                    c.run.backend = *s;
                  }}});
   };
+  const auto dir_list = [&](const toml::node& d, const std::string& dat, const char* key) {
+    const toml::array* arr = d.as_array();
+    if (arr == nullptr) throw usage_error(dat + ": '" + key + "' must be an array of strings");
+    std::vector<std::filesystem::path> dirs;
+    for (const toml::node& e : *arr) {
+      const auto s = e.value<std::string>();
+      if (!s) throw usage_error(where(file, e.source()) + ": '" + key + "' must hold strings");
+      std::filesystem::path p = expand_dir(*s);
+      dirs.push_back(p.is_absolute() ? p : base / p);
+    }
+    return dirs;
+  };
+  const auto lua_table = [&](const toml::node& n, const std::string& at) {
+    const toml::table* t = n.as_table();
+    if (t == nullptr) throw usage_error(at + ": [lua] must be a table");
+    walk_table(file, *t, "[lua]",
+               {{"technique_dirs", [&](const toml::node& v, const std::string& vat) { c.lua.technique_dirs = dir_list(v, vat, "technique_dirs"); }},
+                {"lib_dirs", [&](const toml::node& v, const std::string& vat) { c.lua.lib_dirs = dir_list(v, vat, "lib_dirs"); }},
+                {"memory_limit_mb", [&](const toml::node& v, const std::string& vat) { c.lua.memory_limit_mb = count_of(v, vat, "memory_limit_mb"); }},
+                {"instruction_limit", [&](const toml::node& v, const std::string& vat) { c.lua.instruction_limit = count_of(v, vat, "instruction_limit"); }},
+                {"on_error", [&](const toml::node& v, const std::string& vat) {
+                   const auto s = v.value<std::string>();
+                   if (!s || (*s != "mark" && *s != "abort")) throw usage_error(vat + ": 'on_error' must be \"mark\" or \"abort\"");
+                   c.lua.on_error = *s;
+                 }}});
+  };
   const auto techniques_table = [&](const toml::node& n, const std::string& at) {
     const toml::table* t = n.as_table();
     if (t == nullptr) throw usage_error(at + ": [techniques] must hold [techniques.NAME] tables");
@@ -206,7 +234,7 @@ config load_config(const std::filesystem::path& file) {
     for (auto& d : declared) c.techniques.push_back(std::move(d.second));
   };
   walk_table(file, root, "the top level",
-             {{"plugins", plugins_table}, {"run", run_table}, {"techniques", techniques_table}});
+             {{"plugins", plugins_table}, {"run", run_table}, {"lua", lua_table}, {"techniques", techniques_table}});
   return c;
 }
 

@@ -23,10 +23,23 @@ struct run_config {
   std::string backend = "sqlite";
 };
 
+struct lua_config {
+  /// Folders of technique scripts (*.lua, loaded by file name); a file name found in an earlier
+  /// folder hides the same name in later ones.
+  std::vector<std::filesystem::path> technique_dirs;
+  /// Folders `require` searches (scripts/lib).
+  std::vector<std::filesystem::path> lib_dirs;
+  std::uint64_t memory_limit_mb = 256;
+  std::uint64_t instruction_limit = 1'000'000'000;
+  /// "mark": a failing Lua hook marks that example `script_error`; "abort": the run stops.
+  std::string on_error = "mark";
+};
+
 struct config {
   /// Where plugin libraries are looked for, in order.
   std::vector<std::filesystem::path> plugin_dirs;
   run_config run;
+  lua_config lua;
   /// Techniques declared in [techniques.NAME] tables, in file order.
   std::vector<technique_spec> techniques;
   /// The file this came from (empty for built-in defaults).

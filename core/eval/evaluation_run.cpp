@@ -13,6 +13,12 @@
 
 namespace sqlmorph::core {
 
+script_error_policy parse_script_error_policy(const std::string& text) {
+  if (text == "mark") return script_error_policy::mark;
+  if (text == "abort") return script_error_policy::abort;
+  throw usage_error("on_script_error must be 'mark' or 'abort', not '" + text + "'");
+}
+
 evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings) {
   const auto start = std::chrono::steady_clock::now();
   std::ofstream results;
@@ -36,6 +42,14 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
       if (results.is_open()) results << dump_json(record_to_json(r, true)) << '\n';
     }
     if (results.is_open()) results.flush();
+    if (settings.on_script_error == script_error_policy::abort) {
+      for (const record& r : records) {
+        if (r.status == example_status::script_error) {
+          throw run_aborted("run stopped at example " + examples[i].id + " (technique " + r.technique +
+                            ") on a script error, as [lua] on_error = \"abort\" asks:\n" + r.error);
+        }
+      }
+    }
     const auto now = std::chrono::steady_clock::now();
     if (now - last_report > std::chrono::seconds(5)) {
       spdlog::info("{} / {} examples evaluated", i + 1, examples.size());

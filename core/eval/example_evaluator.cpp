@@ -5,6 +5,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "errors.hpp"
+
 namespace sqlmorph::core {
 namespace {
 
@@ -130,6 +132,11 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
       const match_input in{g, p, gold_sql.sql, pred_sql.sql};
       const std::string input_key = t.normalizer_key() + '\x1f' + gold_sql.sql + '\x1f' + pred_sql.sql;
       r.scores = t.evaluate(in, input_key, memo);
+    } catch (const script_error& e) {
+      spdlog::warn("{}: technique {}: {}", ex.id, t.name(), e.message());
+      r.status = example_status::script_error;
+      r.error = e.full();
+      r.scores = zero_scores(t.metrics());
     } catch (const std::exception& e) {
       spdlog::warn("{}: technique {} failed: {}", ex.id, t.name(), e.what());
       r.status = example_status::technique_error;

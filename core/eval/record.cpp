@@ -12,6 +12,7 @@ std::string_view example_status_name(example_status s) noexcept {
     case example_status::truncated: return "truncated";
     case example_status::backend_error: return "backend_error";
     case example_status::technique_error: return "technique_error";
+    case example_status::script_error: return "script_error";
   }
   return "";
 }

@@ -19,6 +19,7 @@ enum class example_status {
   truncated,        ///< a result exceeded the row or byte cap (the message says which)
   backend_error,    ///< the backend failed (connection lost, server down)
   technique_error,  ///< a component of the technique failed on this example
+  script_error,     ///< a Lua hook of the technique failed on this example (message with file, line, traceback)
 };
 
 std::string_view example_status_name(example_status s) noexcept;

@@ -190,10 +190,17 @@ component_registry::bound_options component_registry::bind(const component_info&
 }
 
 std::string component_registry::instance_key(std::string_view kind, const component_spec& spec) const {
+  if (spec.instance) return std::string(kind) + ":instance:" + spec.name;
   return bind(require(kind, spec.name), spec).key;
 }
 
 std::shared_ptr<const void> component_registry::create_erased(std::string_view kind, const component_spec& spec) const {
+  if (spec.instance) {
+    if (spec.instance_kind != kind) {
+      throw usage_error(spec.name + " is a " + spec.instance_kind + ", not a " + std::string(kind));
+    }
+    return spec.instance;
+  }
   const component_info& info = require(kind, spec.name);
   bound_options bound = bind(info, spec);
   std::lock_guard lock(instances_mutex_);

@@ -16,6 +16,10 @@ using spec_value = std::variant<bool, std::int64_t, double, std::string, std::sh
 struct component_spec {
   std::string name;
   std::map<std::string, spec_value, std::less<>> options;
+  /// A component that already exists (e.g. one written in Lua): `name` then only identifies it in
+  /// messages, and the registry hands out this instance, which must be of kind `instance_kind`.
+  std::shared_ptr<const void> instance;
+  std::string instance_kind;
 
   component_spec() = default;
   explicit component_spec(std::string n) : name(std::move(n)) {}

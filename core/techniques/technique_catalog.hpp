@@ -37,10 +37,6 @@ private:
   std::vector<technique_spec> specs_;
 };
 
-/// The reference techniques of TECHNIQUES.md (execution accuracy, the SQLMorph cell techniques,
-/// the official Spider comparison and exec score), declared from the reference components.
-void add_reference_techniques(technique_catalog& catalog);
-
 /// Splits "a,b , c" into names; "all" stays "all".
 std::vector<std::string> split_technique_list(const std::string& text);
 

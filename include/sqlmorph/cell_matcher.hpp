@@ -27,7 +27,7 @@ public:
   /// True when similarity is an equivalence relation (0/1) described by `equivalence_hash`.
   virtual bool is_equivalence() const noexcept { return false; }
   /// For equivalence matchers: equal for any two values whose similarity is 1.
-  virtual std::uint64_t equivalence_hash(const value& v) const noexcept;
+  virtual std::uint64_t equivalence_hash(const value& v) const;
 
 protected:
   virtual double do_similarity_(const value& gold, const value& pred) const = 0;

@@ -18,5 +18,6 @@
 #include "sqlmorph/scorer.hpp"
 #include "sqlmorph/sql_lexer.hpp"
 #include "sqlmorph/sql_rewriter.hpp"
+#include "sqlmorph/unicode.hpp"
 #include "sqlmorph/value.hpp"
 #include "sqlmorph/version.hpp"

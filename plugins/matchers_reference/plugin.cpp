@@ -64,6 +64,7 @@ SQLMORPH_PLUGIN_LIBRARY(
                                             "equivalent iff a column bijection makes the rows equal, as lists when "
                                             "order matters, else as multisets (Spider's result_eq)",
                                             permutation_options),
+    component<no_rows>("none", "1.0.0", "matches nothing: for scorers that read the results themselves"),
     component<sqlmorph_cells_scorer>("sqlmorph_cells", "1.0.0",
                                      "SQLMorph EX (row-set equality) and cell precision / recall / F1",
                                      cells_scorer_options),

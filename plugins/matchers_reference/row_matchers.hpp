@@ -91,6 +91,16 @@ private:
   value_equivalence eq_;
 };
 
+/// Matches nothing: for techniques whose scorer looks at the results itself (e.g. a Lua scorer).
+class no_rows final : public row_matcher {
+public:
+  explicit no_rows(const option_values&) {}
+  bool accepts(column_alignment::mode) const noexcept override { return true; }
+
+protected:
+  row_match do_match_(const match_input&, const column_alignment&) const override { return {}; }
+};
+
 /// The official evaluator's quick rejection: rows with their values sorted by `str(v) + str(type(v))`
 /// must be equal as lists (ordered) or as sets.
 bool spider_quick_reject_passes(const result& gold, const result& pred, bool ordered, const value_equivalence& eq);

@@ -17,7 +17,7 @@ public:
   /// The equivalence of a cell matcher that declares `is_equivalence()`.
   explicit value_equivalence(std::shared_ptr<const cell_matcher> cells) : cells_(std::move(cells)) {}
 
-  std::uint64_t hash(const value& v) const noexcept {
+  std::uint64_t hash(const value& v) const {
     return cells_ ? cells_->equivalence_hash(v) : reference_hash(v);
   }
   bool equal(const value& a, const value& b) const {

@@ -243,8 +243,7 @@ TEST_CASE("greedy partial matching breaks ties by the first pair in row-major or
 TEST_CASE("custom cell matchers: an equivalence keeps the fast path, a similarity scores all pairs") {
   core::component_registry reg;
   reg.load_directories({test::plugin_dir(), test::build_dir() / "tests" / "test_plugins"});
-  core::technique_catalog cat;
-  core::add_reference_techniques(cat);
+  const core::technique_catalog& cat = test::catalog();
   core::technique_spec ci = *cat.find("exact_column_and_partial_cell");
   ci.rows.with("cells", std::string("case_insensitive"));
   const auto case_insensitive = core::technique::assemble(ci, reg);

@@ -11,7 +11,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "builtin_reference_techniques.hpp"
 #include "log/log.hpp"
+#include "lua/script_host.hpp"
 
 namespace sqlmorph::test {
 
@@ -48,7 +50,29 @@ const core::component_registry& registry() {
   return *reg;
 }
 
+namespace {
+// The techniques as sqlmorph declares them: the scripts of scripts/techniques, run in Lua.
+struct scripted_techniques {
+  core::config config;
+  core::technique_catalog catalog;
+  std::unique_ptr<core::script_host> host;
+};
+}  // namespace
+
 const core::technique_catalog& catalog() {
+  static scripted_techniques* scripted = [] {
+    auto* s = new scripted_techniques;
+    s->config = core::default_config();
+    s->config.lua.technique_dirs = {source_dir() / "scripts" / "techniques"};
+    s->config.lua.lib_dirs = {source_dir() / "scripts" / "lib"};
+    s->host = std::make_unique<core::script_host>(s->config, registry(), s->catalog);
+    s->host->load_technique_scripts();
+    return s;
+  }();
+  return scripted->catalog;
+}
+
+const core::technique_catalog& builtin_catalog() {
   static const core::technique_catalog cat = [] {
     core::technique_catalog c;
     core::add_reference_techniques(c);

@@ -30,8 +30,10 @@ bool skip_without_shared(const char* what);
 
 /// The project's plugins, loaded once.
 const core::component_registry& registry();
-/// The reference techniques.
+/// The techniques of scripts/techniques/*.lua, declared through Lua as sqlmorph does.
 const core::technique_catalog& catalog();
+/// The reference techniques declared in C++ (tests/support/builtin_reference_techniques.cpp).
+const core::technique_catalog& builtin_catalog();
 /// One assembled technique variant.
 std::shared_ptr<const core::technique> technique(const std::string& name, std::optional<bool> penalize = std::nullopt);
 

@@ -1,7 +1,7 @@
-// The reference techniques of TECHNIQUES.md, each declared as a pipeline of registered components
-// from the `matchers_reference` plugin. (A later step moves these declarations to Lua scripts.)
+// The reference techniques of TECHNIQUES.md declared in C++ from the matchers_reference components:
+// the built-in path that scripts/techniques/*.lua must reproduce exactly.
 
-#include "techniques/technique_catalog.hpp"
+#include "builtin_reference_techniques.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -15,7 +15,7 @@ technique_spec declare(std::string name, std::string description, component_spec
   s.rows = std::move(rows);
   s.scorer = std::move(scorer);
   s.rewriters = std::move(rewriters);
-  s.origin = "built-in";
+  s.origin = "built-in (C++)";
   return s;
 }
 

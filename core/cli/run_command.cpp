@@ -1,0 +1,40 @@
+// `sqlmorph run SCRIPT.lua [args]`: an experiment written in Lua.
+
+#include "app/environment.hpp"
+#include "cli/commands.hpp"
+#include "eval/evaluation_run.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+struct run_script_options {
+  std::string script;
+  std::vector<std::string> args;
+};
+
+int run_script(const global_options& g, const run_script_options& o) {
+  apply_logging(g);
+  const auto env = environment::load(g.config_file);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(o.script, ec)) throw usage_error("script " + o.script + " does not exist");
+  try {
+    env->scripts().run_experiment(o.script, o.args);
+  } catch (const script_error& e) {
+    std::fprintf(stderr, "sqlmorph: script error: %s\n", e.full().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void register_run_command(CLI::App& app, const global_options& g, int& exit_code) {
+  auto options = std::make_shared<run_script_options>();
+  CLI::App* cmd = app.add_subcommand("run", "Run an experiment written in Lua (see docs/lua-api.md)");
+  cmd->add_option("script", options->script, "the Lua script")->required();
+  cmd->add_option("args", options->args, "arguments for the script (its `arg` table and `...`)");
+  cmd->prefix_command();
+  cmd->callback([&g, &exit_code, options] { exit_code = run_script(g, *options); });
+}
+
+}  // namespace sqlmorph::core

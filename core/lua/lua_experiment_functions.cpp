@@ -1,0 +1,299 @@
+// The experiment API: sqlmorph.spider{...}, sqlmorph.cases{...}, sqlmorph.evaluate{...},
+// sqlmorph.format_table(header, rows), sqlmorph.write_file(path, text).
+
+#include <fstream>
+#include <new>
+
+#include "datasets/cases_file.hpp"
+#include "datasets/spider_files.hpp"
+#include "eval/evaluation_run.hpp"
+#include "lua/sqlmorph_module.hpp"
+#include "output/text_table.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+constexpr const char* examples_type = "sqlmorph.examples";
+
+using example_list = std::vector<example>;
+
+example_list* check_examples(lua_State* L, int index) {
+  return static_cast<example_list*>(luaL_checkudata(L, index, examples_type));
+}
+
+int examples_gc(lua_State* L) {
+  check_examples(L, 1)->~example_list();
+  return 0;
+}
+int examples_len(lua_State* L) {
+  lua_pushinteger(L, static_cast<lua_Integer>(check_examples(L, 1)->size()));
+  return 1;
+}
+
+void push_examples(lua_State* L, example_list examples) {
+  void* mem = lua_newuserdatauv(L, sizeof(example_list), 0);
+  new (mem) example_list(std::move(examples));
+  luaL_setmetatable(L, examples_type);
+}
+
+std::optional<std::string> opt_string(lua_State* L, int table, const char* field) {
+  lua_getfield(L, table, field);
+  std::optional<std::string> out;
+  if (lua_type(L, -1) == LUA_TSTRING) out = lua_tostring(L, -1);
+  else if (!lua_isnil(L, -1)) throw usage_error(std::string("'") + field + "' must be a string");
+  lua_pop(L, 1);
+  return out;
+}
+
+std::string required_string(lua_State* L, int table, const char* field, const char* who) {
+  auto v = opt_string(L, table, field);
+  if (!v) throw usage_error(std::string(who) + ": '" + field + "' is required");
+  return *v;
+}
+
+// sqlmorph.spider{ gold = FILE, db_root = DIR, systems = { {name = N, pred = FILE}, ... } or { N = FILE, ... },
+//                  pred_tabs = "official" | "keep" }
+int spider(lua_State* L, lua_module_context&) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const std::string gold = required_string(L, 1, "gold", "sqlmorph.spider");
+  const std::string db_root = required_string(L, 1, "db_root", "sqlmorph.spider");
+  const prediction_tabs tabs = parse_prediction_tabs(opt_string(L, 1, "pred_tabs").value_or("official"));
+  std::vector<std::pair<std::string, std::string>> systems;
+  lua_getfield(L, 1, "systems");
+  if (!lua_istable(L, -1)) throw usage_error("sqlmorph.spider: 'systems' is required: { {name = ..., pred = ...}, ... }");
+  const int list = lua_gettop(L);
+  const auto n = static_cast<int>(lua_rawlen(L, list));
+  for (int i = 1; i <= n; ++i) {
+    lua_rawgeti(L, list, i);
+    if (!lua_istable(L, -1)) throw usage_error("sqlmorph.spider: systems[" + std::to_string(i) + "] must be {name = ..., pred = ...}");
+    systems.push_back({required_string(L, lua_gettop(L), "name", "sqlmorph.spider systems"),
+                       required_string(L, lua_gettop(L), "pred", "sqlmorph.spider systems")});
+    lua_pop(L, 1);
+  }
+  if (n == 0) {  // the map form, in name order
+    std::map<std::string, std::string> by_name;
+    lua_pushnil(L);
+    while (lua_next(L, list) != 0) {
+      if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING) {
+        throw usage_error("sqlmorph.spider: systems must map names to prediction files");
+      }
+      by_name[lua_tostring(L, -2)] = lua_tostring(L, -1);
+      lua_pop(L, 1);
+    }
+    systems.assign(by_name.begin(), by_name.end());
+  }
+  lua_pop(L, 1);
+  if (systems.empty()) throw usage_error("sqlmorph.spider: 'systems' is empty");
+  example_list all;
+  for (const auto& [name, pred] : systems) {
+    example_list ex = read_spider_files({gold, pred, db_root, name, tabs});
+    all.insert(all.end(), std::make_move_iterator(ex.begin()), std::make_move_iterator(ex.end()));
+  }
+  push_examples(L, std::move(all));
+  return 1;
+}
+
+// sqlmorph.cases{ file = FILE, db_root = DIR, system = NAME }
+int cases(lua_State* L, lua_module_context&) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const std::string file = required_string(L, 1, "file", "sqlmorph.cases");
+  const auto root = opt_string(L, 1, "db_root");
+  example_list ex = read_cases_file(file, root ? std::optional<std::filesystem::path>(*root) : std::nullopt);
+  if (const auto system = opt_string(L, 1, "system")) {
+    for (example& e : ex) e.system = *system;
+  }
+  push_examples(L, std::move(ex));
+  return 1;
+}
+
+void push_optional(lua_State* L, const std::optional<double>& v) {
+  if (v) lua_pushnumber(L, *v);
+  else lua_pushnil(L);
+}
+
+// sqlmorph.evaluate{ examples = E or {E1, E2}, techniques = "all" or {...}, penalize = "true"|"false"|"both",
+//                    timeout = S, max_rows = N, backend = NAME, out = DIR, on_script_error = "mark"|"abort" }
+int evaluate(lua_State* L, lua_module_context& ctx) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (ctx.replay()) throw usage_error("sqlmorph.evaluate cannot run inside a technique script");
+  example_list examples;
+  lua_getfield(L, 1, "examples");
+  if (luaL_testudata(L, -1, examples_type) != nullptr) {
+    examples = *check_examples(L, -1);
+  } else if (lua_istable(L, -1)) {
+    const auto n = static_cast<int>(lua_rawlen(L, -1));
+    for (int i = 1; i <= n; ++i) {
+      lua_rawgeti(L, -1, i);
+      const example_list& part = *check_examples(L, -1);
+      examples.insert(examples.end(), part.begin(), part.end());
+      lua_pop(L, 1);
+    }
+  } else {
+    throw usage_error("sqlmorph.evaluate: 'examples' is required (from sqlmorph.spider{...} or sqlmorph.cases{...})");
+  }
+  lua_pop(L, 1);
+
+  std::vector<std::string> techniques;
+  lua_getfield(L, 1, "techniques");
+  if (lua_isnil(L, -1)) {
+    techniques = {"all"};
+  } else if (lua_type(L, -1) == LUA_TSTRING) {
+    techniques = split_technique_list(lua_tostring(L, -1));
+  } else if (lua_istable(L, -1)) {
+    const auto n = static_cast<int>(lua_rawlen(L, -1));
+    for (int i = 1; i <= n; ++i) {
+      lua_rawgeti(L, -1, i);
+      if (lua_type(L, -1) != LUA_TSTRING) throw usage_error("sqlmorph.evaluate: 'techniques' lists technique names");
+      techniques.emplace_back(lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
+  } else {
+    throw usage_error("sqlmorph.evaluate: 'techniques' must be \"all\" or a list of names");
+  }
+  lua_pop(L, 1);
+
+  std::string penalize = "true";
+  lua_getfield(L, 1, "penalize");
+  if (lua_isboolean(L, -1)) penalize = lua_toboolean(L, -1) ? "true" : "false";
+  else if (lua_type(L, -1) == LUA_TSTRING) penalize = lua_tostring(L, -1);
+  lua_pop(L, 1);
+
+  evaluation_settings settings;
+  settings.limits = exec_limits{};
+  settings.limits.timeout_seconds = ctx.config->run.timeout_seconds;
+  settings.limits.max_rows = ctx.config->run.max_rows;
+  settings.limits.max_bytes = ctx.config->run.max_result_bytes;
+  lua_getfield(L, 1, "timeout");
+  if (lua_isnumber(L, -1)) settings.limits.timeout_seconds = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "max_rows");
+  if (lua_isinteger(L, -1)) settings.limits.max_rows = static_cast<std::uint64_t>(lua_tointeger(L, -1));
+  lua_pop(L, 1);
+  settings.engine = ctx.registry->create<backend>(component_spec(opt_string(L, 1, "backend").value_or(ctx.config->run.backend)));
+  settings.techniques = ctx.catalog->assemble(techniques, parse_penalize_choice(penalize), *ctx.registry);
+  settings.on_script_error = parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(
+      ctx.config->lua.on_error));
+  if (const auto out = opt_string(L, 1, "out")) settings.out_dir = std::filesystem::path(*out);
+
+  const evaluation_outcome outcome = run_evaluation(examples, settings);
+
+  // { examples, wall_seconds, out, rows = { {system, technique, penalize, count, scored, EX, EXP, EXR, F1, statuses}, ... } }
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, static_cast<lua_Integer>(outcome.examples));
+  lua_setfield(L, -2, "examples");
+  lua_pushnumber(L, outcome.wall_seconds);
+  lua_setfield(L, -2, "wall_seconds");
+  if (settings.out_dir) {
+    lua_pushstring(L, settings.out_dir->string().c_str());
+    lua_setfield(L, -2, "out");
+  }
+  const auto& groups = outcome.summary.groups();
+  lua_createtable(L, static_cast<int>(groups.size()), 0);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const run_summary::group& g = groups[i];
+    lua_createtable(L, 0, 10);
+    lua_pushstring(L, g.system.c_str());
+    lua_setfield(L, -2, "system");
+    lua_pushstring(L, g.technique.c_str());
+    lua_setfield(L, -2, "technique");
+    if (g.penalize) {
+      lua_pushboolean(L, *g.penalize);
+      lua_setfield(L, -2, "penalize");
+    }
+    lua_pushinteger(L, static_cast<lua_Integer>(g.count));
+    lua_setfield(L, -2, "count");
+    lua_pushinteger(L, static_cast<lua_Integer>(g.n[0]));
+    lua_setfield(L, -2, "scored");
+    const char* names[] = {"EX", "EXP", "EXR", "F1"};
+    for (int m = 0; m < 4; ++m) {
+      push_optional(L, g.mean(m));
+      lua_setfield(L, -2, names[m]);
+    }
+    lua_newtable(L);
+    for (const auto& [status, n] : g.statuses) {
+      lua_pushinteger(L, static_cast<lua_Integer>(n));
+      lua_setfield(L, -2, status.c_str());
+    }
+    lua_setfield(L, -2, "statuses");
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  lua_setfield(L, -2, "rows");
+  return 1;
+}
+
+// sqlmorph.format_table({"col", ...}, { {"a", 1.5}, ... }) -> text; numbers right-aligned.
+int format_table(lua_State* L, lua_module_context&) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  text_table table;
+  std::vector<std::string> header;
+  const auto nh = static_cast<int>(lua_rawlen(L, 1));
+  for (int i = 1; i <= nh; ++i) {
+    lua_rawgeti(L, 1, i);
+    header.emplace_back(luaL_tolstring(L, -1, nullptr));
+    lua_pop(L, 2);
+  }
+  table.set_header(header);
+  std::set<std::size_t> numeric;
+  const auto nr = static_cast<int>(lua_rawlen(L, 2));
+  for (int r = 1; r <= nr; ++r) {
+    lua_rawgeti(L, 2, r);
+    if (!lua_istable(L, -1)) throw usage_error("sqlmorph.format_table: every row must be a list");
+    std::vector<std::string> row;
+    const auto nc = static_cast<int>(lua_rawlen(L, -1));
+    for (int c = 1; c <= nc; ++c) {
+      lua_rawgeti(L, -1, c);
+      if (lua_type(L, -1) == LUA_TNUMBER) {
+        numeric.insert(static_cast<std::size_t>(c - 1));
+        if (lua_isinteger(L, -1)) {
+          row.push_back(std::to_string(lua_tointeger(L, -1)));
+        } else {
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%.4f", lua_tonumber(L, -1));
+          row.emplace_back(buf);
+        }
+      } else if (lua_isnil(L, -1)) {
+        row.emplace_back("-");
+      } else {
+        row.emplace_back(luaL_tolstring(L, -1, nullptr));
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+    }
+    table.add_row(std::move(row));
+    lua_pop(L, 1);
+  }
+  table.align_right(numeric);
+  const std::string text = table.render();
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
+
+// sqlmorph.write_file(path, text): creates the folders it needs.
+int write_file(lua_State* L, lua_module_context&) {
+  const std::filesystem::path path = luaL_checkstring(L, 1);
+  std::size_t n = 0;
+  const char* text = luaL_checklstring(L, 2, &n);
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text, static_cast<std::streamsize>(n));
+  if (!out) throw usage_error("sqlmorph.write_file: cannot write " + path.string());
+  return 0;
+}
+
+}  // namespace
+
+void add_experiment_functions(lua_State* L, lua_module_context& ctx) {
+  static const luaL_Reg examples_meta[] = {{"__gc", &examples_gc}, {"__len", &examples_len}, {nullptr, nullptr}};
+  luaL_newmetatable(L, examples_type);
+  luaL_setfuncs(L, examples_meta, 0);
+  lua_pop(L, 1);
+  set_module_function(L, ctx, "spider", &spider);
+  set_module_function(L, ctx, "cases", &cases);
+  set_module_function(L, ctx, "evaluate", &evaluate);
+  set_module_function(L, ctx, "format_table", &format_table);
+  set_module_function(L, ctx, "write_file", &write_file);
+}
+
+}  // namespace sqlmorph::core
