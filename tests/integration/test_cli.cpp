@@ -283,3 +283,71 @@ TEST_CASE("eval on Spider dev prediction files agrees with the reference, record
     CHECK(mismatches == 0);
   }
 }
+
+TEST_CASE("sqlmorph run: an experiment script evaluates, reports and writes files") {
+  test::temp_dir dir;
+  const auto script = dir.path() / "experiment.lua";
+  write(script, R"(
+local name, out = ...
+local examples = sqlmorph.cases{ file = name, db_root = arg[3], system = "demo-system" }
+local result = sqlmorph.evaluate{ examples = examples, techniques = {"execution_accuracy", "malloy"}, out = out,
+                                  timeout = 2, max_rows = 1000 }
+local rows = {}
+for _, row in ipairs(result.rows) do rows[#rows + 1] = { row.technique, row.count, row.EX } end
+print(sqlmorph.format_table({"technique", "count", "EX"}, rows))
+sqlmorph.write_file(out .. "/note.txt", "examples=" .. result.examples)
+)");
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", config_arg(), "run", script.string(),
+                               (test::source_dir() / "examples/demo/cases.jsonl").string(), out.string(),
+                               (test::build_dir() / "examples/demo").string()});
+  CHECK(r.exit_code == 0);
+  CAPTURE(r.err);
+  CHECK(r.out.find("execution_accuracy") != std::string::npos);
+  CHECK(r.out.find("malloy") != std::string::npos);
+  CHECK(test::file_bytes(out / "note.txt") == "examples=20");
+  const auto results = read_jsonl(out / "results.jsonl");
+  CHECK(results.size() == 40);
+  CHECK(results[0]["system"] == "demo-system");
+  CHECK(std::filesystem::exists(out / "summary.json"));
+}
+
+TEST_CASE("sqlmorph run: script errors name the file and line, with a traceback") {
+  test::temp_dir dir;
+  write(dir.path() / "syntax.lua", "local x = = 1\n");
+  const auto syntax = run_sqlmorph({"--config", config_arg(), "run", (dir.path() / "syntax.lua").string()});
+  CHECK(syntax.exit_code == 1);
+  CHECK(syntax.err.find("syntax.lua:1: unexpected symbol near '='") != std::string::npos);
+  write(dir.path() / "runtime.lua", "local function f(t)\n  return t.missing.field\nend\nf({})\n");
+  const auto runtime = run_sqlmorph({"--config", config_arg(), "run", (dir.path() / "runtime.lua").string()});
+  CHECK(runtime.exit_code == 1);
+  CHECK(runtime.err.find("runtime.lua:2: attempt to index a nil value (field 'missing')") != std::string::npos);
+  CHECK(runtime.err.find("stack traceback:") != std::string::npos);
+  CHECK(runtime.err.find("runtime.lua:4: in main chunk") != std::string::npos);
+  write(dir.path() / "unknown.lua", "sqlmorph.evaluate{ examples = sqlmorph.cases{ file = 'x.jsonl' } }\n");
+  const auto unreadable = run_sqlmorph({"--config", config_arg(), "run", (dir.path() / "unknown.lua").string()});
+  CHECK(unreadable.exit_code == 1);
+  CHECK(unreadable.err.find("unknown.lua:1: x.jsonl: cannot be read") != std::string::npos);
+  const auto missing = run_sqlmorph({"run", (dir.path() / "nope.lua").string()});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("nope.lua does not exist") != std::string::npos);
+}
+
+TEST_CASE("sqlmorph run examples/spider_dev.lua compares the four systems") {
+  if (test::skip_without_shared("spider_dev.lua")) return;
+  test::temp_dir dir;
+  const auto r = run_sqlmorph({"--config", config_arg(), "-q", "run", (test::source_dir() / "examples/spider_dev.lua").string(),
+                               (*test::shared_dir() / "benchmarks/spider-dev").string(), dir.path().string()});
+  REQUIRE(r.exit_code == 0);
+  for (const char* expected : {"dail-sql-gpt4", "c3-gpt35", "din-sql-gpt4", "resdsql-3b", "execution_accuracy", "malloy",
+                               "exact_column_and_partial_cell (penalize)"}) {
+    CHECK(r.out.find(expected) != std::string::npos);
+  }
+  CHECK(test::file_bytes(dir.path() / "comparison.txt").find("spider_official_exec") != std::string::npos);
+  const json summary = json::parse(test::file_bytes(dir.path() / "summary.json"));
+  CHECK(summary["examples"] == 4 * 1034);
+  // The official score of DAIL-SQL (GPT-4) over the 972 scorable examples.
+  for (const json& t : summary["techniques"]) {
+    if (t["system"] == "dail-sql-gpt4" && t["technique"] == "spider_official_exec") CHECK(t["scored"] == 972);
+  }
+}
