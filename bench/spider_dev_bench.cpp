@@ -18,7 +18,7 @@
 #include "bench_util.hpp"
 #include "builtin_reference_techniques.hpp"
 #include "datasets/spider_files.hpp"
-#include "eval/evaluation_run.hpp"
+#include "runner/evaluation_runner.hpp"
 #include "lua/script_host.hpp"
 #include "plugins/component_registry.hpp"
 #include "techniques/technique_catalog.hpp"

@@ -23,12 +23,24 @@ struct run_options {
   std::string techniques = "all";
   std::string penalize = "true";
   std::optional<double> timeout;
+  std::optional<double> gold_timeout;
+  std::optional<double> pred_timeout;
   std::optional<std::uint64_t> max_rows;
   std::optional<std::string> backend;
 };
 
 void add_run_options(CLI::App& cmd, run_options& o);
-exec_limits limits_from(const config& c, const run_options& o);
+
+struct run_limits {
+  exec_limits gold;
+  exec_limits pred;
+};
+/// The limits of gold and predicted queries: the command line over sqlmorph.toml over defaults.
+run_limits limits_from(const config& c, const run_options& o);
+
+/// The process's command line (for run.json).
+void set_command_line(int argc, char** argv);
+const std::vector<std::string>& command_line();
 
 /// Applies -v / -q.
 void apply_logging(const global_options& g);

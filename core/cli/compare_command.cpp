@@ -6,6 +6,7 @@
 #include "app/environment.hpp"
 #include "cli/commands.hpp"
 #include "eval/example_evaluator.hpp"
+#include "eval/query_runner.hpp"
 #include "output/record_json.hpp"
 #include "output/text_table.hpp"
 
@@ -39,8 +40,8 @@ int run_compare(const global_options& g, const compare_options& o) {
   const auto env = environment::load(g.config_file);
   const auto techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
                                                      parse_penalize_choice(o.run.penalize), env->registry());
-  query_runner runner(env->backend(o.run.backend.value_or(env->config().run.backend)),
-                      limits_from(env->config(), o.run));
+  const run_limits limits = limits_from(env->config(), o.run);
+  query_runner runner(env->backend(o.run.backend.value_or(env->config().run.backend)), limits.gold, limits.pred);
   example_evaluator evaluator(runner, techniques);
   example ex;
   ex.id = "compare";

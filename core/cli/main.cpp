@@ -7,7 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "errors.hpp"
-#include "eval/evaluation_run.hpp"
+#include "runner/evaluation_runner.hpp"
 
 int main(int argc, char** argv) {
   using namespace sqlmorph::core;
@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", global.verbosity, "more log output (-vv for trace)");
   app.add_flag("-q,--quiet", global.quiet, "only errors on stderr");
 
+  set_command_line(argc, argv);
   int exit_code = 0;
   register_compare_command(app, global, exit_code);
   register_eval_command(app, global, exit_code);

@@ -2,7 +2,7 @@
 
 #include "app/environment.hpp"
 #include "cli/commands.hpp"
-#include "eval/evaluation_run.hpp"
+#include "runner/evaluation_runner.hpp"
 
 namespace sqlmorph::core {
 namespace {

@@ -11,19 +11,44 @@ void add_run_options(CLI::App& cmd, run_options& o) {
                  "count every predicted cell in precision (true), only aligned ones (false), or report both")
       ->check(CLI::IsMember({"true", "false", "both"}))
       ->capture_default_str();
-  cmd.add_option("--timeout", o.timeout, "seconds allowed per query (default: [run] timeout in sqlmorph.toml, 30)")
+  cmd.add_option("--timeout", o.timeout, "seconds allowed per query (default: [run] timeout in sqlmorph.toml, 30; 0: none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--gold-timeout", o.gold_timeout, "seconds allowed per gold query (default: --timeout)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--pred-timeout", o.pred_timeout, "seconds allowed per predicted query (default: --timeout)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--max-rows", o.max_rows, "rows fetched per query before the result counts as truncated");
   cmd.add_option("--backend", o.backend, "backend plugin for the databases (default: [run] backend, sqlite)");
 }
 
-exec_limits limits_from(const config& c, const run_options& o) {
-  exec_limits l;
-  l.timeout_seconds = o.timeout.value_or(c.run.timeout_seconds);
-  l.max_rows = o.max_rows.value_or(c.run.max_rows);
-  l.max_bytes = c.run.max_result_bytes;
+run_limits limits_from(const config& c, const run_options& o) {
+  exec_limits base;
+  base.timeout_seconds = o.timeout.value_or(c.run.timeout_seconds);
+  base.max_rows = o.max_rows.value_or(c.run.max_rows);
+  base.max_bytes = c.run.max_result_bytes;
+  run_limits l{base, base};
+  // A timeout given on the command line beats the file's role-specific ones.
+  if (!o.timeout) {
+    if (c.run.gold_timeout_seconds) l.gold.timeout_seconds = *c.run.gold_timeout_seconds;
+    if (c.run.pred_timeout_seconds) l.pred.timeout_seconds = *c.run.pred_timeout_seconds;
+  }
+  if (o.gold_timeout) l.gold.timeout_seconds = *o.gold_timeout;
+  if (o.pred_timeout) l.pred.timeout_seconds = *o.pred_timeout;
   return l;
 }
+
+namespace {
+std::vector<std::string>& stored_command_line() {
+  static std::vector<std::string> line;
+  return line;
+}
+}  // namespace
+
+void set_command_line(int argc, char** argv) {
+  stored_command_line().assign(argv, argv + argc);
+}
+
+const std::vector<std::string>& command_line() { return stored_command_line(); }
 
 void apply_logging(const global_options& g) { setup_logging(g.quiet ? -1 : g.verbosity); }
 

@@ -185,6 +185,23 @@ config load_config(const std::filesystem::path& file) {
                    c.run.timeout_seconds = number_of(v, vat, "timeout");
                    if (c.run.timeout_seconds < 0) throw usage_error(vat + ": 'timeout' must be >= 0 (0: no limit)");
                  }},
+                {"gold_timeout", [&](const toml::node& v, const std::string& vat) {
+                   c.run.gold_timeout_seconds = number_of(v, vat, "gold_timeout");
+                   if (*c.run.gold_timeout_seconds < 0) throw usage_error(vat + ": 'gold_timeout' must be >= 0");
+                 }},
+                {"pred_timeout", [&](const toml::node& v, const std::string& vat) {
+                   c.run.pred_timeout_seconds = number_of(v, vat, "pred_timeout");
+                   if (*c.run.pred_timeout_seconds < 0) throw usage_error(vat + ": 'pred_timeout' must be >= 0");
+                 }},
+                {"jobs", [&](const toml::node& v, const std::string& vat) {
+                   c.run.jobs = static_cast<unsigned>(count_of(v, vat, "jobs"));
+                 }},
+                {"cache", [&](const toml::node& v, const std::string& vat) {
+                   const auto s = v.value<std::string>();
+                   if (!s) throw usage_error(vat + ": 'cache' must be a folder path");
+                   const std::filesystem::path p = expand_dir(*s);
+                   c.run.cache_dir = p.is_absolute() ? p : base / p;
+                 }},
                 {"max_rows", [&](const toml::node& v, const std::string& vat) { c.run.max_rows = count_of(v, vat, "max_rows"); }},
                 {"max_result_bytes",
                  [&](const toml::node& v, const std::string& vat) {

@@ -13,8 +13,14 @@
 namespace sqlmorph::core {
 
 struct run_config {
-  /// Seconds allowed per query (gold and predicted alike).
+  /// Seconds allowed per query (gold and predicted alike, unless set apart below).
   double timeout_seconds = 30.0;
+  std::optional<double> gold_timeout_seconds;
+  std::optional<double> pred_timeout_seconds;
+  /// Workers; 0 means one per hardware thread.
+  unsigned jobs = 0;
+  /// On-disk cache of gold results (none when empty).
+  std::optional<std::filesystem::path> cache_dir;
   /// Rows fetched per query before the result is cut and marked truncated.
   std::uint64_t max_rows = 1'000'000;
   /// Text/blob bytes fetched per query before the result is cut and marked truncated.

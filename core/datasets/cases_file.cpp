@@ -45,6 +45,7 @@ std::vector<example> read_cases_file(const std::filesystem::path& file,
     ex.difficulty = text("difficulty", false);
     ex.system = text("system", false);
     ex.origin = at;
+    ex.item = ex.id;  // the same id under several systems is the same question
     if (ex.id.empty()) throw usage_error(at + ": field 'id' is empty");
     if (db.empty()) throw usage_error(at + ": field 'db' is empty");
     const std::filesystem::path db_path(db);

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <spdlog/spdlog.h>
+#include <sqlmorph/unicode.hpp>
 
 #include "datasets/csv.hpp"
+#include "datasets/spider_hardness.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
 
@@ -15,6 +17,13 @@ std::string lower_ascii(std::string s) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return s;
+}
+
+bool valid_utf8(std::string_view s) {
+  for (const std::uint32_t u : decode_utf8(s)) {
+    if (u & invalid_byte_flag) return false;
+  }
+  return true;
 }
 
 std::vector<std::string> read_csv_predictions(const std::filesystem::path& file) {
@@ -100,25 +109,40 @@ std::vector<example> read_spider_files(const spider_files& files) {
     db_ids.push_back(db_id);
   }
   const std::vector<std::string> preds = read_spider_predictions(files.pred, db_ids, files.tabs);
-  if (preds.size() != gold_sql.size()) {
-    throw usage_error(files.pred.string() + " has " + std::to_string(preds.size()) + " predictions but " +
-                      files.gold.string() + " has " + std::to_string(gold_sql.size()) +
-                      " gold queries; the files must be aligned line by line");
+  if (preds.size() < gold_sql.size()) {
+    spdlog::warn("{} has {} predictions but {} has {} gold queries: the last {} examples are pred_missing (is the file "
+                 "aligned line by line?)",
+                 files.pred.string(), preds.size(), files.gold.string(), gold_sql.size(), gold_sql.size() - preds.size());
+  } else if (preds.size() > gold_sql.size()) {
+    spdlog::warn("{} has {} predictions but {} has {} gold queries: the extra {} lines are ignored (is the file aligned "
+                 "line by line?)",
+                 files.pred.string(), preds.size(), files.gold.string(), gold_sql.size(), preds.size() - gold_sql.size());
   }
   const std::string system = files.system ? *files.system : files.pred.stem().string();
   std::vector<example> out;
-  out.reserve(preds.size());
-  for (std::size_t i = 0; i < preds.size(); ++i) {
+  out.reserve(gold_sql.size());
+  std::size_t invalid_utf8 = 0;
+  for (std::size_t i = 0; i < gold_sql.size(); ++i) {
     example ex;
     ex.id = system + ":" + std::to_string(i);
+    ex.item = std::to_string(i);
     ex.db_id = db_ids[i];
     ex.db = (files.db_root / db_ids[i] / (db_ids[i] + ".sqlite")).string();
     ex.gold = gold_sql[i];
-    ex.pred = preds[i];
+    ex.difficulty = spider_hardness(gold_sql[i]);
     ex.system = system;
     ex.origin = files.pred.string() + ":" + std::to_string(i + 1);
+    if (i < preds.size()) {
+      ex.pred = preds[i];
+      if (!valid_utf8(ex.pred) && invalid_utf8++ < 5) {
+        spdlog::warn("{}: the prediction is not valid UTF-8; it is executed byte for byte", ex.origin);
+      }
+    } else {
+      ex.pred_missing = true;
+    }
     out.push_back(std::move(ex));
   }
+  if (invalid_utf8 > 5) spdlog::warn("{}: {} predictions in all are not valid UTF-8", files.pred.string(), invalid_utf8);
   return out;
 }
 

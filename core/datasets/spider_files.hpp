@@ -32,8 +32,10 @@ struct spider_files {
   prediction_tabs tabs = prediction_tabs::official;
 };
 
-/// One example per gold line; ids are `<system>:<line index from 0>`. Throws usage_error naming
-/// the file and line for malformed gold lines, and both files when their line counts differ.
+/// One example per gold line; ids are `<system>:<line index from 0>`, difficulty as the official
+/// evaluator computes it. Throws usage_error naming the file and line for a malformed gold line.
+/// A prediction file shorter than the gold file gives pred_missing examples (with a warning); extra
+/// lines are ignored (with a warning).
 std::vector<example> read_spider_files(const spider_files& files);
 
 /// The predicted SQL of each line of a prediction file (CSV or plain lines); `gold_db_ids` are

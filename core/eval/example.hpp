@@ -21,6 +21,11 @@ struct example {
   std::string difficulty;
   /// Where the example was read from ("cases.jsonl:12"), for messages.
   std::string origin;
+  /// The benchmark item the example answers (Spider's line, BIRD's question): examples of several
+  /// systems for the same item share their gold query and are evaluated together. Empty: its own.
+  std::string item;
+  /// The prediction file has nothing for this example (status pred_missing; `pred` is empty).
+  bool pred_missing = false;
 };
 
 }  // namespace sqlmorph::core

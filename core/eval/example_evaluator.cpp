@@ -44,8 +44,8 @@ struct rewritten {
 
 }  // namespace
 
-example_evaluator::example_evaluator(query_runner& runner, std::vector<std::shared_ptr<const technique>> techniques)
-    : runner_(runner), techniques_(std::move(techniques)) {}
+example_evaluator::example_evaluator(query_executor& queries, std::vector<std::shared_ptr<const technique>> techniques)
+    : queries_(queries), techniques_(std::move(techniques)) {}
 
 std::vector<record> example_evaluator::evaluate(const example& ex) {
   std::map<std::string, std::shared_ptr<const query_outcome>, std::less<>> executed;
@@ -53,9 +53,10 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
   std::map<std::string, std::shared_ptr<const result>, std::less<>> normalized;
   match_memo memo;
 
-  const auto execute = [&](const std::string& sql) -> const query_outcome& {
-    auto it = executed.find(sql);
-    if (it == executed.end()) it = executed.emplace(sql, runner_.execute(ex.db, sql)).first;
+  const auto execute = [&](const std::string& sql, query_role role) -> const query_outcome& {
+    const std::string key = (role == query_role::gold ? "g\x1f" : "p\x1f") + sql;
+    auto it = executed.find(key);
+    if (it == executed.end()) it = executed.emplace(key, queries_.execute(ex.db, sql, role)).first;
     return *it->second;
   };
 
@@ -100,13 +101,14 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
     r.id = ex.id;
     r.db_id = ex.db_id;
     r.system = ex.system;
+    r.difficulty = ex.difficulty;
     r.technique = t.name();
     r.penalize_extra_pred_cols = t.penalize_extra_pred_cols();
 
     const rewritten& gold_sql = rewrite(t, query_role::gold);
     const rewritten& pred_sql = rewrite(t, query_role::pred);
-    const query_outcome* gold = gold_sql.problem ? nullptr : &execute(gold_sql.sql);
-    const query_outcome* pred = pred_sql.problem ? nullptr : &execute(pred_sql.sql);
+    const query_outcome* gold = gold_sql.problem ? nullptr : &execute(gold_sql.sql, query_role::gold);
+    const query_outcome* pred = pred_sql.problem ? nullptr : &execute(pred_sql.sql, query_role::pred);
     if (gold && gold->status != query_status::db_missing) r.gold_ms = gold->elapsed_ms;
     if (pred && pred->status != query_status::db_missing) r.pred_ms = pred->elapsed_ms;
 

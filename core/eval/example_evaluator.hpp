@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "eval/example.hpp"
-#include "eval/query_runner.hpp"
+#include "eval/query_executor.hpp"
 #include "eval/record.hpp"
 #include "techniques/technique.hpp"
 
@@ -14,7 +14,7 @@ namespace sqlmorph::core {
 
 class example_evaluator {
 public:
-  example_evaluator(query_runner& runner, std::vector<std::shared_ptr<const technique>> techniques);
+  example_evaluator(query_executor& queries, std::vector<std::shared_ptr<const technique>> techniques);
 
   /// One record per technique variant, in the order the variants were given. Never throws for
   /// problems of the example itself: failures become statuses.
@@ -23,7 +23,7 @@ public:
   const std::vector<std::shared_ptr<const technique>>& techniques() const noexcept { return techniques_; }
 
 private:
-  query_runner& runner_;
+  query_executor& queries_;
   std::vector<std::shared_ptr<const technique>> techniques_;
 };
 

@@ -4,10 +4,20 @@
 
 namespace sqlmorph::core {
 
-query_runner::query_runner(std::shared_ptr<const backend> engine, exec_limits limits, std::size_t max_open_connections)
-    : engine_(std::move(engine)), limits_(limits), max_open_(max_open_connections == 0 ? 1 : max_open_connections) {}
+query_runner::query_runner(std::shared_ptr<const backend> engine, exec_limits gold_limits, exec_limits pred_limits,
+                           std::size_t max_open_connections)
+    : engine_(std::move(engine)),
+      gold_limits_(gold_limits),
+      pred_limits_(pred_limits),
+      max_open_(max_open_connections == 0 ? 1 : max_open_connections) {}
 
-std::shared_ptr<const query_outcome> query_runner::execute(const std::string& target, std::string_view sql) {
+void query_runner::cancel_all() noexcept {
+  std::lock_guard lock(open_mutex_);
+  for (auto& c : open_) c.conn->cancel();
+}
+
+std::shared_ptr<const query_outcome> query_runner::execute(const std::string& target, std::string_view sql, query_role role) {
+  std::unique_lock lock(open_mutex_);
   auto it = open_.begin();
   for (; it != open_.end(); ++it) {
     if (it->target == target) break;
@@ -23,7 +33,10 @@ std::shared_ptr<const query_outcome> query_runner::execute(const std::string& ta
   } else if (it != open_.begin()) {
     open_.splice(open_.begin(), open_, it);
   }
-  auto outcome = std::make_shared<query_outcome>(open_.front().conn->execute(sql, limits_));
+  connection* conn = open_.front().conn.get();
+  lock.unlock();  // cancel_all() may interrupt the statement while it runs
+  auto outcome = std::make_shared<query_outcome>(conn->execute(sql, limits(role)));
+  lock.lock();
   if (outcome->status == query_status::backend_error) {
     // The connection may be unusable; the next query on this database reconnects.
     spdlog::debug("dropping connection to {} after a backend error: {}", target, outcome->message);

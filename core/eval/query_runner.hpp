@@ -3,23 +3,34 @@
 // across examples) and applies the run's limits.
 
 #include <list>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <utility>
 
 #include <sqlmorph/backend.hpp>
 
+#include "eval/query_executor.hpp"
+
 namespace sqlmorph::core {
 
-class query_runner {
+/// Executes queries for one thread, without caching.
+class query_runner final : public query_executor {
 public:
-  query_runner(std::shared_ptr<const backend> engine, exec_limits limits, std::size_t max_open_connections = 8);
+  query_runner(std::shared_ptr<const backend> engine, exec_limits gold_limits, exec_limits pred_limits,
+               std::size_t max_open_connections = 8);
+  /// The same limits for gold and predicted queries.
+  query_runner(std::shared_ptr<const backend> engine, exec_limits limits, std::size_t max_open_connections = 8)
+      : query_runner(std::move(engine), limits, limits, max_open_connections) {}
 
   /// Executes `sql` on the database `target`. A database that cannot be opened gives an outcome
   /// with its status (db_missing, backend_error) and the backend's message.
-  std::shared_ptr<const query_outcome> execute(const std::string& target, std::string_view sql);
+  std::shared_ptr<const query_outcome> execute(const std::string& target, std::string_view sql, query_role role) override;
 
-  const exec_limits& limits() const noexcept { return limits_; }
+  const exec_limits& limits(query_role role) const noexcept { return role == query_role::gold ? gold_limits_ : pred_limits_; }
+
+  /// Interrupts the statement running on any open connection (thread-safe).
+  void cancel_all() noexcept;
 
 private:
   struct open_connection {
@@ -28,8 +39,10 @@ private:
   };
 
   std::shared_ptr<const backend> engine_;
-  exec_limits limits_;
+  exec_limits gold_limits_;
+  exec_limits pred_limits_;
   std::size_t max_open_;
+  std::mutex open_mutex_;  // guards `open_` against cancel_all() from another thread
   std::list<open_connection> open_;  // most recently used first
 };
 

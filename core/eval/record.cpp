@@ -13,8 +13,19 @@ std::string_view example_status_name(example_status s) noexcept {
     case example_status::backend_error: return "backend_error";
     case example_status::technique_error: return "technique_error";
     case example_status::script_error: return "script_error";
+    case example_status::pred_missing: return "pred_missing";
   }
   return "";
+}
+
+bool parse_example_status(std::string_view name, example_status& out) noexcept {
+  for (int s = 0; s <= static_cast<int>(example_status::pred_missing); ++s) {
+    if (example_status_name(static_cast<example_status>(s)) == name) {
+      out = static_cast<example_status>(s);
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace sqlmorph::core

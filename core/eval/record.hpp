@@ -20,14 +20,18 @@ enum class example_status {
   backend_error,    ///< the backend failed (connection lost, server down)
   technique_error,  ///< a component of the technique failed on this example
   script_error,     ///< a Lua hook of the technique failed on this example (message with file, line, traceback)
+  pred_missing,     ///< the prediction file has no prediction for this example
 };
 
 std::string_view example_status_name(example_status s) noexcept;
+/// The status named `name`; false for an unknown name.
+bool parse_example_status(std::string_view name, example_status& out) noexcept;
 
 struct record {
   std::string id;
   std::string db_id;
   std::string system;
+  std::string difficulty;
   std::string technique;
   std::optional<bool> penalize_extra_pred_cols;
   example_status status = example_status::ok;

@@ -6,7 +6,7 @@
 
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
-#include "eval/evaluation_run.hpp"
+#include "runner/evaluation_runner.hpp"
 #include "lua/sqlmorph_module.hpp"
 #include "output/text_table.hpp"
 
@@ -112,7 +112,9 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 }
 
 // sqlmorph.evaluate{ examples = E or {E1, E2}, techniques = "all" or {...}, penalize = "true"|"false"|"both",
-//                    timeout = S, max_rows = N, backend = NAME, out = DIR, on_script_error = "mark"|"abort" }
+//                    timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N, backend = NAME, jobs = N,
+//                    out = DIR, resume = bool, cache = DIR, progress = "none"|"auto"|"bar"|"lines",
+//                    on_script_error = "mark"|"abort" }
 int evaluate(lua_State* L, lua_module_context& ctx) {
   luaL_checktype(L, 1, LUA_TTABLE);
   if (ctx.replay()) throw usage_error("sqlmorph.evaluate cannot run inside a technique script");
@@ -159,23 +161,41 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   lua_pop(L, 1);
 
   evaluation_settings settings;
-  settings.limits = exec_limits{};
-  settings.limits.timeout_seconds = ctx.config->run.timeout_seconds;
-  settings.limits.max_rows = ctx.config->run.max_rows;
-  settings.limits.max_bytes = ctx.config->run.max_result_bytes;
-  lua_getfield(L, 1, "timeout");
-  if (lua_isnumber(L, -1)) settings.limits.timeout_seconds = lua_tonumber(L, -1);
+  exec_limits base;
+  base.timeout_seconds = ctx.config->run.timeout_seconds;
+  base.max_rows = ctx.config->run.max_rows;
+  base.max_bytes = ctx.config->run.max_result_bytes;
+  settings.gold_limits = settings.pred_limits = base;
+  if (ctx.config->run.gold_timeout_seconds) settings.gold_limits.timeout_seconds = *ctx.config->run.gold_timeout_seconds;
+  if (ctx.config->run.pred_timeout_seconds) settings.pred_limits.timeout_seconds = *ctx.config->run.pred_timeout_seconds;
+  const auto number_field = [&](const char* field) -> std::optional<double> {
+    lua_getfield(L, 1, field);
+    std::optional<double> v;
+    if (lua_isnumber(L, -1)) v = lua_tonumber(L, -1);
+    else if (!lua_isnil(L, -1)) throw usage_error(std::string("sqlmorph.evaluate: '") + field + "' must be a number");
+    lua_pop(L, 1);
+    return v;
+  };
+  if (const auto t = number_field("timeout")) settings.gold_limits.timeout_seconds = settings.pred_limits.timeout_seconds = *t;
+  if (const auto t = number_field("gold_timeout")) settings.gold_limits.timeout_seconds = *t;
+  if (const auto t = number_field("pred_timeout")) settings.pred_limits.timeout_seconds = *t;
+  if (const auto n = number_field("max_rows")) settings.gold_limits.max_rows = settings.pred_limits.max_rows = static_cast<std::uint64_t>(*n);
+  settings.jobs = static_cast<unsigned>(number_field("jobs").value_or(ctx.config->run.jobs));
+  lua_getfield(L, 1, "resume");
+  settings.resume = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
-  lua_getfield(L, 1, "max_rows");
-  if (lua_isinteger(L, -1)) settings.limits.max_rows = static_cast<std::uint64_t>(lua_tointeger(L, -1));
-  lua_pop(L, 1);
-  settings.engine = ctx.registry->create<backend>(component_spec(opt_string(L, 1, "backend").value_or(ctx.config->run.backend)));
+  if (const auto cache = opt_string(L, 1, "cache")) settings.cache_dir = std::filesystem::path(*cache);
+  else settings.cache_dir = ctx.config->run.cache_dir;
+  settings.progress = parse_progress_mode(opt_string(L, 1, "progress").value_or("none"));
+  settings.backend_identity = opt_string(L, 1, "backend").value_or(ctx.config->run.backend);
+  settings.engine = ctx.registry->create<backend>(component_spec(settings.backend_identity));
   settings.techniques = ctx.catalog->assemble(techniques, parse_penalize_choice(penalize), *ctx.registry);
   settings.on_script_error = parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(
       ctx.config->lua.on_error));
   if (const auto out = opt_string(L, 1, "out")) settings.out_dir = std::filesystem::path(*out);
 
   const evaluation_outcome outcome = run_evaluation(examples, settings);
+  if (outcome.stats.interrupted) throw usage_error("sqlmorph.evaluate was interrupted; evaluate with resume = true to continue");
 
   // { examples, wall_seconds, out, rows = { {system, technique, penalize, count, scored, EX, EXP, EXR, F1, statuses}, ... } }
   lua_createtable(L, 0, 4);

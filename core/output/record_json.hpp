@@ -8,8 +8,12 @@
 namespace sqlmorph::core {
 
 /// {"technique", "penalize_extra_pred_cols", "status", "EX", "EXP", "EXR", "F1", "error", "gold_ms",
-/// "pred_ms", ...extra fields}; with `with_example` the object starts with "id", "db_id", "system".
+/// "pred_ms", ...extra fields}; with `with_example` the object starts with "id", "db_id", "system",
+/// "difficulty".
 nlohmann::ordered_json record_to_json(const record& r, bool with_example);
+
+/// Reads back a line of results.jsonl; false if it is not one.
+bool record_from_json(const nlohmann::json& j, record& out);
 
 /// Text with invalid UTF-8 replaced (JSON output must be valid UTF-8).
 std::string dump_json(const nlohmann::ordered_json& j, int indent = -1);

@@ -1,5 +1,8 @@
 #include "output/run_summary.hpp"
 
+#include <algorithm>
+#include <set>
+
 #include "output/text_table.hpp"
 
 namespace sqlmorph::core {
@@ -12,35 +15,90 @@ std::string format_metric(const std::optional<double>& m) {
   std::snprintf(buf, sizeof buf, "%.4f", *m);
   return buf;
 }
+
+std::string key_of(const record& r, const std::string& extra) {
+  std::string k = r.system + '\x1f' + r.technique + '\x1f' +
+                  (r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? "1" : "0") : "-");
+  return k + '\x1f' + extra;
+}
+
+nlohmann::ordered_json group_json(const run_summary::group& g, const char* breakdown_key, const std::string& breakdown) {
+  nlohmann::ordered_json t;
+  t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
+  t["technique"] = g.technique;
+  t["penalize_extra_pred_cols"] = g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr);
+  if (breakdown_key != nullptr) t[breakdown_key] = breakdown.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(breakdown);
+  t["count"] = g.count;
+  t["scored"] = g.n[0];
+  for (int m = 0; m < 4; ++m) {
+    const auto mean = g.mean(m);
+    t[metric_names[m]] = mean ? nlohmann::ordered_json(*mean) : nlohmann::ordered_json(nullptr);
+  }
+  t["statuses"] = nlohmann::ordered_json::object();
+  for (const auto& [status, n] : g.statuses) t["statuses"][status] = n;
+  return t;
+}
+
+// Difficulties in their natural order (Spider's, then BIRD's), others by name.
+int difficulty_rank(const std::string& d) {
+  static const char* order[] = {"easy", "medium", "hard", "extra", "simple", "moderate", "challenging"};
+  const auto it = std::find(std::begin(order), std::end(order), d);
+  return it == std::end(order) ? 100 : static_cast<int>(it - std::begin(order));
+}
+
 }  // namespace
+
+std::string variant_label(const std::string& technique, const std::optional<bool>& penalize) {
+  if (!penalize) return technique;
+  return technique + (*penalize ? " (penalize)" : " (no penalize)");
+}
 
 std::optional<double> run_summary::group::mean(int metric) const {
   if (n[metric] == 0) return std::nullopt;
   return sum[metric] / static_cast<double>(n[metric]);
 }
 
-void run_summary::add(const record& r) {
-  const int p = r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? 1 : 0) : -1;
-  const auto key = std::make_tuple(r.system, r.technique, p);
-  auto it = index_.find(key);
-  if (it == index_.end()) {
-    it = index_.emplace(key, groups_.size()).first;
+void run_summary::group::add(const record& r) {
+  ++count;
+  ++statuses[std::string(example_status_name(r.status))];
+  const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
+  for (int m = 0; m < 4; ++m) {
+    if (*metrics[m]) {
+      sum[m] += **metrics[m];
+      ++n[m];
+    }
+  }
+}
+
+run_summary::group& run_summary::indexed::at(const std::string& key, const record& r) {
+  auto it = index.find(key);
+  if (it == index.end()) {
+    it = index.emplace(key, items.size()).first;
     group g;
     g.system = r.system;
     g.technique = r.technique;
     g.penalize = r.penalize_extra_pred_cols;
-    groups_.push_back(std::move(g));
+    items.push_back(std::move(g));
   }
-  group& g = groups_[it->second];
-  ++g.count;
-  ++g.statuses[std::string(example_status_name(r.status))];
-  const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
-  for (int m = 0; m < 4; ++m) {
-    if (*metrics[m]) {
-      g.sum[m] += **metrics[m];
-      ++g.n[m];
-    }
+  return items[it->second];
+}
+
+void run_summary::add(const record& r) {
+  groups_.at(key_of(r, ""), r).add(r);
+  group& d = by_difficulty_.at(key_of(r, r.difficulty), r);
+  d.difficulty = r.difficulty;
+  d.add(r);
+  group& b = by_database_.at(key_of(r, r.db_id), r);
+  b.db_id = r.db_id;
+  b.add(r);
+}
+
+std::vector<std::string> run_summary::systems() const {
+  std::vector<std::string> out;
+  for (const group& g : groups_.items) {
+    if (std::find(out.begin(), out.end(), g.system) == out.end()) out.push_back(g.system);
   }
+  return out;
 }
 
 nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_seconds) const {
@@ -48,35 +106,30 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
   j["examples"] = examples;
   j["wall_seconds"] = wall_seconds;
   j["techniques"] = nlohmann::ordered_json::array();
-  for (const group& g : groups_) {
-    nlohmann::ordered_json t;
-    t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
-    t["technique"] = g.technique;
-    t["penalize_extra_pred_cols"] = g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr);
-    t["count"] = g.count;
-    t["scored"] = g.n[0];
-    for (int m = 0; m < 4; ++m) {
-      const auto mean = g.mean(m);
-      t[metric_names[m]] = mean ? nlohmann::ordered_json(*mean) : nlohmann::ordered_json(nullptr);
-    }
-    t["statuses"] = nlohmann::ordered_json::object();
-    for (const auto& [status, n] : g.statuses) t["statuses"][status] = n;
-    j["techniques"].push_back(std::move(t));
-  }
+  for (const group& g : groups_.items) j["techniques"].push_back(group_json(g, nullptr, ""));
+  std::vector<const group*> by_difficulty;
+  for (const group& g : by_difficulty_.items) by_difficulty.push_back(&g);
+  std::stable_sort(by_difficulty.begin(), by_difficulty.end(), [](const group* a, const group* b) {
+    return difficulty_rank(a->difficulty) < difficulty_rank(b->difficulty);
+  });
+  j["by_difficulty"] = nlohmann::ordered_json::array();
+  for (const group* g : by_difficulty) j["by_difficulty"].push_back(group_json(*g, "difficulty", g->difficulty));
+  j["by_database"] = nlohmann::ordered_json::array();
+  for (const group& g : by_database_.items) j["by_database"].push_back(group_json(g, "db_id", g.db_id));
   return j;
 }
 
 std::string run_summary::to_table() const {
   bool any_system = false;
-  for (const group& g : groups_) any_system = any_system || !g.system.empty();
+  for (const group& g : groups_.items) any_system = any_system || !g.system.empty();
   text_table table;
   std::vector<std::string> header;
   if (any_system) header.push_back("system");
   for (const char* h : {"technique", "penalize", "count", "EX", "EXP", "EXR", "F1", "statuses"}) header.emplace_back(h);
   table.set_header(header);
-  table.align_right({any_system ? 3u : 2u, any_system ? 4u : 3u, any_system ? 5u : 4u, any_system ? 6u : 5u,
-                     any_system ? 7u : 6u});
-  for (const group& g : groups_) {
+  const std::size_t first_metric = any_system ? 3 : 2;
+  table.align_right({first_metric, first_metric + 1, first_metric + 2, first_metric + 3, first_metric + 4});
+  for (const group& g : groups_.items) {
     std::vector<std::string> row;
     if (any_system) row.push_back(g.system);
     row.push_back(g.technique);
@@ -88,6 +141,82 @@ std::string run_summary::to_table() const {
     row.push_back(statuses);
     table.add_row(std::move(row));
   }
+  return table.render();
+}
+
+std::string run_summary::systems_table() const {
+  const std::vector<std::string> systems = this->systems();
+  text_table table;
+  std::vector<std::string> header = {"technique", "metric"};
+  header.insert(header.end(), systems.begin(), systems.end());
+  table.set_header(header);
+  std::set<std::size_t> right;
+  for (std::size_t i = 0; i < systems.size(); ++i) right.insert(i + 2);
+  table.align_right(right);
+  std::vector<std::string> labels;
+  std::map<std::string, std::vector<std::string>> rows;
+  for (const group& g : groups_.items) {
+    const std::string label = variant_label(g.technique, g.penalize);
+    auto [it, added] = rows.try_emplace(label, std::vector<std::string>(systems.size() + 2, "-"));
+    if (added) {
+      labels.push_back(label);
+      it->second[0] = label;
+      it->second[1] = g.n[3] > 0 ? "F1" : "EX";
+    }
+    const auto s = std::find(systems.begin(), systems.end(), g.system) - systems.begin();
+    it->second[static_cast<std::size_t>(s) + 2] = format_metric(g.headline());
+  }
+  for (const std::string& label : labels) table.add_row(rows[label]);
+  return table.render();
+}
+
+std::string run_summary::difficulty_table(const std::string& system) const {
+  std::vector<std::string> difficulties;
+  for (const group& g : by_difficulty_.items) {
+    if (g.system == system && !g.difficulty.empty() &&
+        std::find(difficulties.begin(), difficulties.end(), g.difficulty) == difficulties.end()) {
+      difficulties.push_back(g.difficulty);
+    }
+  }
+  if (difficulties.empty()) return {};
+  std::stable_sort(difficulties.begin(), difficulties.end(),
+                   [](const std::string& a, const std::string& b) { return difficulty_rank(a) < difficulty_rank(b); });
+  text_table table;
+  std::vector<std::string> header = {"technique", "metric"};
+  for (const std::string& d : difficulties) header.push_back(d);
+  header.emplace_back("all");
+  table.set_header(header);
+  std::set<std::size_t> right;
+  for (std::size_t i = 0; i < difficulties.size() + 1; ++i) right.insert(i + 2);
+  table.align_right(right);
+  for (const group& g : groups_.items) {
+    if (g.system != system) continue;
+    std::vector<std::string> row = {variant_label(g.technique, g.penalize), g.n[3] > 0 ? "F1" : "EX"};
+    for (const std::string& d : difficulties) {
+      std::string cell = "-";
+      for (const group& dg : by_difficulty_.items) {
+        if (dg.system == g.system && dg.technique == g.technique && dg.penalize == g.penalize && dg.difficulty == d) {
+          cell = format_metric(dg.headline());
+        }
+      }
+      row.push_back(cell);
+    }
+    row.push_back(format_metric(g.headline()));
+    table.add_row(std::move(row));
+  }
+  // The number of examples per difficulty, as the official evaluator prints it.
+  std::vector<std::string> counts = {"count", ""};
+  std::size_t total = 0;
+  for (const std::string& d : difficulties) {
+    std::size_t n = 0;
+    for (const group& dg : by_difficulty_.items) {
+      if (dg.system == system && dg.difficulty == d) n = std::max(n, dg.count);
+    }
+    counts.push_back(std::to_string(n));
+    total += n;
+  }
+  counts.push_back(std::to_string(total));
+  table.add_row(std::move(counts));
   return table.render();
 }
 

@@ -30,6 +30,8 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
   } catch (const usage_error& e) {
     throw usage_error(who + ": " + e.what());
   }
+  t->identity_ = spec.name + "|" + t->rewriter_key_ + "|" + t->normalizer_key_ + "|" + t->matcher_key_ + "|" +
+                 registry.instance_key(scorer::kind_name, spec.scorer);
   const column_alignment::mode mode = t->columns_->produces();
   if (!t->rows_->accepts(mode)) {
     throw usage_error(who + ": row matcher '" + spec.rows.name + "' does not accept the '" +

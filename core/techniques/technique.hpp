@@ -54,6 +54,8 @@ public:
   /// the same normalized results are matched.
   const std::string& rewriter_key() const noexcept { return rewriter_key_; }
   const std::string& normalizer_key() const noexcept { return normalizer_key_; }
+  /// Every component and option of this variant: equal identities score identically.
+  const std::string& identity() const noexcept { return identity_; }
 
   /// Scores one example whose (rewritten) queries both succeeded and whose results were normalized.
   /// `input_key` identifies those inputs within `memo`.
@@ -70,6 +72,7 @@ private:
   std::string rewriter_key_;
   std::string normalizer_key_;
   std::string matcher_key_;
+  std::string identity_;
 };
 
 }  // namespace sqlmorph::core

@@ -8,8 +8,9 @@
 
 #include <sqlmorph/backend.hpp>
 
-#include "eval/evaluation_run.hpp"
+#include "runner/evaluation_runner.hpp"
 #include "eval/example_evaluator.hpp"
+#include "eval/query_runner.hpp"
 #include "lua/script_host.hpp"
 #include "test_support.hpp"
 

@@ -11,6 +11,7 @@
 #include <sqlmorph/backend.hpp>
 
 #include "eval/example_evaluator.hpp"
+#include "eval/query_runner.hpp"
 #include "lua/script_host.hpp"
 #include "test_support.hpp"
 

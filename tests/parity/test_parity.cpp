@@ -13,6 +13,7 @@
 #include <sqlmorph/backend.hpp>
 
 #include "eval/example_evaluator.hpp"
+#include "eval/query_runner.hpp"
 #include "reference_oracles.hpp"
 #include "test_support.hpp"
 

@@ -141,10 +141,9 @@ std::string file_bytes(const std::filesystem::path& file) {
   return s.str();
 }
 
-command_result run_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
-  temp_dir tmp;
-  const auto out_file = tmp.path() / "out";
-  const auto err_file = tmp.path() / "err";
+namespace {
+int spawn(const std::vector<std::string>& args, const std::filesystem::path& cwd, const std::filesystem::path& out_file,
+          const std::filesystem::path& err_file) {
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = ::fork();
@@ -162,10 +161,27 @@ command_result run_sqlmorph(const std::vector<std::string>& args, const std::fil
     ::execv(bin.c_str(), argv.data());
     ::_exit(127);
   }
+  return pid;
+}
+}  // namespace
+
+int start_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& out_file,
+                   const std::filesystem::path& err_file) {
+  return spawn(args, {}, out_file, err_file);
+}
+
+int wait_for(int pid) {
   int status = 0;
   ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+command_result run_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
+  temp_dir tmp;
+  const auto out_file = tmp.path() / "out";
+  const auto err_file = tmp.path() / "err";
   command_result r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.exit_code = wait_for(spawn(args, cwd, out_file, err_file));
   r.out = file_bytes(out_file);
   r.err = file_bytes(err_file);
   return r;

@@ -83,4 +83,10 @@ struct command_result {
 /// Runs the sqlmorph executable with `args` (no shell interpretation of the arguments).
 command_result run_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& cwd = {});
 
+/// Starts the sqlmorph executable in the background (stdout and stderr to files); returns its pid.
+int start_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& out_file,
+                   const std::filesystem::path& err_file);
+/// Waits for a started process; returns its exit code (128 + signal if killed).
+int wait_for(int pid);
+
 }  // namespace sqlmorph::test

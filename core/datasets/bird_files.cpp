@@ -1,0 +1,101 @@
+#include "datasets/bird_files.hpp"
+
+#include <charconv>
+#include <map>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "datasets/text_lines.hpp"
+#include "errors.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+constexpr std::string_view separator = "\t----- bird -----\t";
+
+nlohmann::json parse_json_file(const std::filesystem::path& file) {
+  try {
+    return nlohmann::json::parse(read_file(file));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw usage_error(file.string() + ": invalid JSON: " + e.what());
+  }
+}
+
+}  // namespace
+
+std::vector<example> read_bird_files(const bird_files& files) {
+  const nlohmann::json questions = parse_json_file(files.gold);
+  if (!questions.is_array()) throw usage_error(files.gold.string() + ": expected a JSON list of questions");
+  const nlohmann::json predictions = parse_json_file(files.pred);
+  if (!predictions.is_object()) {
+    throw usage_error(files.pred.string() + ": expected a JSON object {\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}");
+  }
+  std::map<std::size_t, std::string> sql_of;
+  for (const auto& [key, value] : predictions.items()) {
+    std::size_t index = 0;
+    const auto [p, ec] = std::from_chars(key.data(), key.data() + key.size(), index);
+    if (ec != std::errc() || p != key.data() + key.size()) {
+      spdlog::warn("{}: key '{}' is not a question position; ignored", files.pred.string(), key);
+      continue;
+    }
+    if (!value.is_string()) throw usage_error(files.pred.string() + ": prediction \"" + key + "\" is not a string");
+    if (index >= questions.size()) {
+      spdlog::warn("{}: prediction \"{}\" has no question ({} questions); ignored", files.pred.string(), key, questions.size());
+      continue;
+    }
+    sql_of[index] = value.get<std::string>();
+  }
+  const std::string system = files.system ? *files.system : files.pred.stem().string();
+  std::vector<example> out;
+  std::size_t missing = 0;
+  for (std::size_t i = 0; i < questions.size(); ++i) {
+    const nlohmann::json& q = questions[i];
+    const std::string at = files.gold.string() + " question " + std::to_string(i);
+    const auto text = [&](const char* key, bool required) -> std::string {
+      const auto it = q.find(key);
+      if (it == q.end() || it->is_null()) {
+        if (required) throw usage_error(at + ": missing field '" + key + "'");
+        return {};
+      }
+      if (it->is_number_integer()) return std::to_string(it->get<long long>());
+      if (!it->is_string()) throw usage_error(at + ": field '" + key + "' must be a string");
+      return it->get<std::string>();
+    };
+    if (!q.is_object()) throw usage_error(at + ": expected an object");
+    example ex;
+    ex.id = system + ":" + std::to_string(i);
+    ex.item = std::to_string(i);
+    ex.db_id = text("db_id", true);
+    ex.db = (files.db_root / ex.db_id / (ex.db_id + ".sqlite")).string();
+    ex.gold = text("SQL", true);
+    ex.question = text("question", false);
+    ex.evidence = text("evidence", false);
+    ex.difficulty = text("difficulty", false);
+    ex.system = system;
+    ex.origin = files.pred.string() + " key \"" + std::to_string(i) + "\"";
+    if (const auto it = sql_of.find(i); it != sql_of.end()) {
+      std::string sql = it->second;
+      const std::size_t sep = sql.rfind(separator);
+      if (sep != std::string::npos) {
+        const std::string db_id = trim(std::string_view(sql).substr(sep + separator.size()));
+        if (db_id != ex.db_id) {
+          spdlog::warn("{}: the prediction names database '{}' but question {} is on '{}'", ex.origin, db_id, i, ex.db_id);
+        }
+        sql.resize(sep);
+      }
+      ex.pred = std::move(sql);
+    } else {
+      ex.pred_missing = true;
+      ++missing;
+    }
+    out.push_back(std::move(ex));
+  }
+  if (missing > 0) {
+    spdlog::warn("{}: {} of {} questions have no prediction (status pred_missing)", files.pred.string(), missing,
+                 questions.size());
+  }
+  return out;
+}
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,21 @@
+#pragma once
+// What the example evaluator asks to run a query: one interface, so a plain runner (compare, tests)
+// and the shared, cached runner of a benchmark run are interchangeable.
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <sqlmorph/query.hpp>
+#include <sqlmorph/sql_rewriter.hpp>
+
+namespace sqlmorph::core {
+
+class query_executor {
+public:
+  virtual ~query_executor() = default;
+  /// The outcome of `sql` on the database `db`, run with the limits of `role` (gold or pred).
+  virtual std::shared_ptr<const query_outcome> execute(const std::string& db, std::string_view sql, query_role role) = 0;
+};
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,341 @@
+#include "runner/evaluation_runner.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <sqlmorph/hash.hpp>
+#include <sqlmorph/version.hpp>
+#include <spdlog/spdlog.h>
+
+#include "errors.hpp"
+#include "eval/example_evaluator.hpp"
+#include "output/record_json.hpp"
+#include "runner/gold_disk_cache.hpp"
+#include "runner/results_file.hpp"
+#include "runner/run_manifest.hpp"
+#include "runner/shared_query_cache.hpp"
+#include "runner/work_plan.hpp"
+#include "runner/worker_queries.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+std::atomic<bool> interrupt_requested{false};
+
+void on_interrupt(int) { interrupt_requested = true; }
+
+// Installs the interrupt handlers for the duration of a run; a second interrupt kills as usual.
+class interrupt_scope {
+public:
+  interrupt_scope() {
+    interrupt_requested = false;
+    struct sigaction sa {};
+    sa.sa_handler = &on_interrupt;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~interrupt_scope() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+std::string hex(std::uint64_t a, std::uint64_t b) {
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+  return buf;
+}
+
+std::string limits_text(const exec_limits& l) {
+  return std::to_string(l.timeout_seconds) + "/" + std::to_string(l.max_rows) + "/" + std::to_string(l.max_bytes);
+}
+
+// The records of an example that has no prediction.
+std::vector<record> missing_prediction(const example& ex, const std::vector<std::shared_ptr<const technique>>& techniques) {
+  std::vector<record> out;
+  for (const auto& t : techniques) {
+    record r;
+    r.id = ex.id;
+    r.db_id = ex.db_id;
+    r.system = ex.system;
+    r.difficulty = ex.difficulty;
+    r.technique = t->name();
+    r.penalize_extra_pred_cols = t->penalize_extra_pred_cols();
+    r.status = example_status::pred_missing;
+    r.error = "no prediction for this example" + (ex.origin.empty() ? std::string() : " (" + ex.origin + ")");
+    r.scores = zero_scores(t->metrics());
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace
+
+script_error_policy parse_script_error_policy(const std::string& text) {
+  if (text == "mark") return script_error_policy::mark;
+  if (text == "abort") return script_error_policy::abort;
+  throw usage_error("on_script_error must be 'mark' or 'abort', not '" + text + "'");
+}
+
+std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings) {
+  std::uint64_t a = 0x66696e6765727072ULL;
+  std::uint64_t b = 0x696e747370616e73ULL;
+  const auto add = [&](std::string_view s) {
+    a = hash_bytes(s, a);
+    b = hash_bytes(s, b ^ 0x5bd1e9955bd1e995ULL);
+  };
+  add(settings.backend_identity);
+  add(limits_text(settings.gold_limits));
+  add(limits_text(settings.pred_limits));
+  for (const auto& t : settings.techniques) add(t->identity());
+  for (const example& ex : examples) {
+    add(ex.id);
+    add(ex.system);
+    add(ex.db);
+    add(ex.gold);
+    add(ex.pred);
+    add(ex.pred_missing ? "missing" : "present");
+    add(ex.item);
+  }
+  return hex(a, b);
+}
+
+evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<work_unit> units = plan_work(examples);
+  const auto& techniques = settings.techniques;
+  const unsigned jobs = settings.jobs > 0 ? settings.jobs : std::max(1u, std::thread::hardware_concurrency());
+  if (settings.resume && !settings.out_dir) throw usage_error("--resume needs the output folder of the run to continue");
+
+  evaluation_outcome out;
+  out.examples = examples.size();
+  out.stats.units = units.size();
+  out.stats.jobs = jobs;
+
+  // Output files; with resume, what is already there.
+  const std::string fingerprint = run_fingerprint(examples, settings);
+  std::unique_ptr<results_file> results;
+  std::unique_ptr<run_manifest> manifest;
+  if (settings.out_dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(*settings.out_dir, ec);
+    if (ec) throw usage_error("cannot create output directory " + settings.out_dir->string() + ": " + ec.message());
+    const auto manifest_file = *settings.out_dir / "run.json";
+    if (settings.resume) {
+      const std::string previous = run_manifest::previous_fingerprint(manifest_file);
+      if (previous.empty()) {
+        spdlog::warn("--resume: no run.json in {}; starting from what results.jsonl holds", settings.out_dir->string());
+      } else if (previous != fingerprint) {
+        throw usage_error("cannot resume the run in " + settings.out_dir->string() +
+                          ": it was made with other examples, techniques, limits or backend (run.json fingerprint " +
+                          previous + ", this run " + fingerprint + ")");
+      }
+    }
+    results = std::make_unique<results_file>(
+        *settings.out_dir / "results.jsonl", settings.resume, units.size(), [&](std::size_t u) {
+          std::vector<record_key> keys;
+          for (const std::size_t i : units[u].examples) {
+            for (const auto& t : techniques) {
+              keys.push_back({examples[i].id, examples[i].system, t->name(), t->penalize_extra_pred_cols()});
+            }
+          }
+          return keys;
+        });
+    manifest = std::make_unique<run_manifest>(manifest_file, fingerprint);
+    auto& m = manifest->data();
+    m["sqlmorph"] = SQLMORPH_VERSION_STRING;
+    for (const auto& [key, v] : settings.manifest.items()) m[key] = v;
+    m["machine"] = machine_description();
+    m["settings"] = {{"jobs", jobs},
+                     {"backend", settings.backend_identity},
+                     {"gold_limits", {{"timeout_seconds", settings.gold_limits.timeout_seconds},
+                                      {"max_rows", settings.gold_limits.max_rows},
+                                      {"max_bytes", settings.gold_limits.max_bytes}}},
+                     {"pred_limits", {{"timeout_seconds", settings.pred_limits.timeout_seconds},
+                                      {"max_rows", settings.pred_limits.max_rows},
+                                      {"max_bytes", settings.pred_limits.max_bytes}}},
+                     {"cache", settings.cache_dir ? nlohmann::ordered_json(settings.cache_dir->string()) : nullptr},
+                     {"resume", settings.resume}};
+    m["techniques"] = nlohmann::ordered_json::array();
+    for (const auto& t : techniques) {
+      m["techniques"].push_back({{"name", t->name()},
+                                 {"penalize_extra_pred_cols", t->penalize_extra_pred_cols()
+                                                                  ? nlohmann::ordered_json(*t->penalize_extra_pred_cols())
+                                                                  : nullptr},
+                                 {"declared_at", t->spec().origin},
+                                 {"components", t->identity()}});
+    }
+    m["examples"] = examples.size();
+    manifest->write("running");
+  }
+
+  // Records already written count in the summary like new ones.
+  const std::size_t first_unit = results ? results->resumed_units() : 0;
+  out.stats.resumed_units = first_unit;
+  std::size_t done_examples = 0;
+  std::size_t error_examples = 0;
+  const auto count_unit = [&](const std::vector<record>& records) {
+    const std::size_t per_example = techniques.empty() ? 1 : techniques.size();
+    for (std::size_t i = 0; i < records.size(); i += per_example) {
+      ++done_examples;
+      bool failed = false;
+      for (std::size_t k = i; k < std::min(records.size(), i + per_example); ++k) {
+        failed = failed || records[k].status != example_status::ok;
+      }
+      error_examples += failed;
+    }
+  };
+  if (results) {
+    for (const record& r : results->resumed_records()) out.summary.add(r);
+    count_unit(results->resumed_records());
+    if (first_unit > 0) spdlog::info("resuming after {} of {} units ({} examples)", first_unit, units.size(), done_examples);
+  }
+
+  std::unique_ptr<gold_disk_cache> disk;
+  if (settings.cache_dir) disk = std::make_unique<gold_disk_cache>(*settings.cache_dir, settings.backend_identity);
+  shared_query_cache shared(settings.memory_cache_bytes);
+
+  // Workers take units in order, at most `window` ahead of the writer; the main thread writes.
+  const std::size_t window = static_cast<std::size_t>(jobs) * 8;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::size_t next_unit = first_unit;
+  std::size_t written = first_unit;
+  std::map<std::size_t, std::vector<record>> finished;
+  bool stop = false;
+  std::exception_ptr failure;
+
+  interrupt_scope interrupts;
+  const auto work = [&] {
+    try {
+      worker_queries queries(shared, disk.get(), settings.engine, settings.gold_limits, settings.pred_limits);
+      example_evaluator evaluator(queries, techniques);
+      while (true) {
+        std::size_t u;
+        {
+          std::unique_lock lock(mutex);
+          changed.wait(lock, [&] { return stop || next_unit < written + window || next_unit >= units.size(); });
+          if (stop || next_unit >= units.size()) return;
+          u = next_unit++;
+        }
+        std::vector<record> records;
+        for (const std::size_t i : units[u].examples) {
+          std::vector<record> r = examples[i].pred_missing ? missing_prediction(examples[i], techniques)
+                                                           : evaluator.evaluate(examples[i]);
+          records.insert(records.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+        }
+        {
+          std::lock_guard lock(mutex);
+          finished.emplace(u, std::move(records));
+        }
+        changed.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+      stop = true;
+      changed.notify_all();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned j = 0; j < jobs && first_unit < units.size(); ++j) workers.emplace_back(work);
+  const auto stop_workers = [&] {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    changed.notify_all();
+    for (auto& w : workers) w.join();
+    workers.clear();
+  };
+
+  progress_reporter progress(settings.progress, examples.size(), done_examples);
+  std::string abort_reason;
+  try {
+    std::unique_lock lock(mutex);
+    while (written < units.size()) {
+      changed.wait_for(lock, std::chrono::milliseconds(200), [&] { return finished.count(written) > 0 || failure; });
+      if (failure) break;
+      while (finished.count(written) > 0) {
+        std::vector<record> records = std::move(finished[written]);
+        finished.erase(written);
+        lock.unlock();
+        if (results) results->append_unit(records);
+        for (const record& r : records) {
+          out.summary.add(r);
+          if (abort_reason.empty() && settings.on_script_error == script_error_policy::abort &&
+              r.status == example_status::script_error) {
+            abort_reason = "run stopped at example " + r.id + " (technique " + r.technique +
+                           ") on a script error, as on_error = \"abort\" asks:\n" + r.error;
+          }
+        }
+        count_unit(records);
+        lock.lock();
+        ++written;
+        changed.notify_all();
+        if (!abort_reason.empty()) break;
+      }
+      if (!abort_reason.empty()) break;
+      if (interrupt_requested) {
+        out.stats.interrupted = true;
+        break;
+      }
+      lock.unlock();
+      progress.update(done_examples, error_examples);
+      lock.lock();
+    }
+  } catch (...) {
+    stop_workers();
+    if (manifest) manifest->write("failed");
+    throw;
+  }
+  stop_workers();
+  progress.finish(done_examples, error_examples);
+  if (failure) {
+    if (manifest) manifest->write("failed");
+    std::rethrow_exception(failure);
+  }
+
+  const auto& stats = shared.stats();
+  out.stats.gold_executed = stats.gold_executed;
+  out.stats.pred_executed = stats.pred_executed;
+  out.stats.gold_from_disk = stats.gold_from_disk;
+  out.stats.reused = stats.reused;
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  spdlog::debug("queries: {} gold executed, {} gold from the disk cache, {} predictions executed, {} reused", out.stats.gold_executed,
+                out.stats.gold_from_disk, out.stats.pred_executed, out.stats.reused);
+
+  const std::string status = !abort_reason.empty() ? "aborted" : out.stats.interrupted ? "interrupted" : "complete";
+  if (manifest) {
+    manifest->data()["statistics"] = {{"units", out.stats.units},
+                                      {"resumed_units", out.stats.resumed_units},
+                                      {"written_units", written},
+                                      {"gold_executed", out.stats.gold_executed},
+                                      {"gold_from_disk_cache", out.stats.gold_from_disk},
+                                      {"pred_executed", out.stats.pred_executed},
+                                      {"reused", out.stats.reused}};
+    manifest->write(status);
+  }
+  if (!abort_reason.empty()) throw run_aborted(abort_reason);
+  if (settings.out_dir && !out.stats.interrupted) {
+    const auto path = *settings.out_dir / "summary.json";
+    std::ofstream summary(path, std::ios::binary | std::ios::trunc);
+    summary << dump_json(out.summary.to_json(out.examples, out.wall_seconds), 2) << '\n';
+    if (!summary) throw usage_error("cannot write " + path.string());
+  }
+  return out;
+}
+
+}  // namespace sqlmorph::core

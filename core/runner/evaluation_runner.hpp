@@ -1,0 +1,93 @@
+#pragma once
+// A whole evaluation at benchmark scale: examples × technique variants, on N workers.
+//
+// - Work is cut into units (all systems' examples of one benchmark item, see work_plan.hpp) that
+//   workers take in order; results are written unit by unit in that order, so results.jsonl is the
+//   same whatever the number of workers.
+// - Each distinct (database, SQL, limits) executes once per run (shared_query_cache); gold results
+//   may also come from an on-disk cache (gold_disk_cache).
+// - results.jsonl is appended and flushed unit by unit; --resume keeps the complete units of an
+//   interrupted run (after checking run.json says it is the same run) and continues after them.
+// - run.json describes the run; summary.json is written at the end.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <sqlmorph/backend.hpp>
+
+#include "eval/example.hpp"
+#include "output/run_summary.hpp"
+#include "runner/progress.hpp"
+#include "techniques/technique.hpp"
+
+namespace sqlmorph::core {
+
+/// What a failing Lua hook does to the run.
+enum class script_error_policy { mark, abort };
+/// Parses "mark" or "abort"; throws usage_error otherwise.
+script_error_policy parse_script_error_policy(const std::string& text);
+
+/// The run stopped early (a script error under the abort policy). What was evaluated before is
+/// in results.jsonl.
+class run_aborted : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct evaluation_settings {
+  std::shared_ptr<const backend> engine;
+  /// Names the engine and its options, for the gold cache and the run's fingerprint.
+  std::string backend_identity = "sqlite";
+  exec_limits gold_limits;
+  exec_limits pred_limits;
+  std::vector<std::shared_ptr<const technique>> techniques;
+  /// Where results.jsonl, summary.json and run.json go; nothing is written when empty.
+  std::optional<std::filesystem::path> out_dir;
+  script_error_policy on_script_error = script_error_policy::mark;
+  /// Workers; 0 means one per hardware thread.
+  unsigned jobs = 0;
+  /// Continue the run already in out_dir.
+  bool resume = false;
+  /// On-disk cache of gold results.
+  std::optional<std::filesystem::path> cache_dir;
+  /// Memory for query outcomes shared between workers and examples.
+  std::size_t memory_cache_bytes = 64u * 1024 * 1024;
+  progress_mode progress = progress_mode::none;
+  /// Added to run.json (command line, configuration, plugins, ...).
+  nlohmann::ordered_json manifest;
+};
+
+struct run_statistics {
+  std::uint64_t gold_executed = 0;
+  std::uint64_t pred_executed = 0;
+  std::uint64_t gold_from_disk = 0;
+  std::uint64_t reused = 0;
+  std::size_t units = 0;
+  std::size_t resumed_units = 0;
+  unsigned jobs = 0;
+  bool interrupted = false;
+};
+
+struct evaluation_outcome {
+  run_summary summary;
+  std::size_t examples = 0;
+  double wall_seconds = 0;
+  run_statistics stats;
+};
+
+/// Runs the evaluation. Throws usage_error (unwritable output, a resume of another run),
+/// run_aborted (a script error under the abort policy, after writing what was done).
+/// An interrupt (SIGINT/SIGTERM) stops it after the units in progress: stats.interrupted is set,
+/// and --resume continues.
+evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings);
+
+/// A hash of everything the run computes: examples, techniques, limits, backend.
+std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings);
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,58 @@
+#pragma once
+// The on-disk cache of gold results (`--cache DIR`): a re-run skips executing gold queries whose
+// result it already has. An entry is keyed by the backend, the database's *content* (a hash of the
+// file's bytes, so a changed database invalidates its entries), the SQL and the limits.
+// Entries are files written atomically (temporary file, then rename): several processes may share
+// a cache folder.
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include <sqlmorph/query.hpp>
+
+namespace sqlmorph::core {
+
+class gold_disk_cache {
+public:
+  /// `backend_identity` names the engine and its options (results of other engines are not shared).
+  gold_disk_cache(std::filesystem::path dir, std::string backend_identity);
+  ~gold_disk_cache();
+
+  std::optional<query_outcome> load(const std::string& db, std::string_view sql, const exec_limits& limits);
+  /// Stores a deterministic outcome (ok, error, timeout); connection failures are not stored.
+  void store(const std::string& db, std::string_view sql, const exec_limits& limits, const query_outcome& outcome);
+
+  std::uint64_t hits() const noexcept { return hits_; }
+  std::uint64_t stores() const noexcept { return stores_; }
+  const std::filesystem::path& dir() const noexcept { return dir_; }
+
+private:
+  /// The content hash of a database file; empty when it cannot be read (nothing is cached then).
+  std::string database_hash(const std::string& db);
+  std::string key_text(const std::string& db_hash, std::string_view sql, const exec_limits& limits) const;
+  std::filesystem::path entry_path(const std::string& key) const;
+  void save_index();
+
+  std::filesystem::path dir_;
+  std::string backend_identity_;
+  std::mutex mutex_;
+  // path -> (size, mtime in ns, content hash): a file is hashed again when its size or mtime change.
+  struct file_hash {
+    std::uintmax_t size = 0;
+    long long mtime_ns = 0;
+    std::string hash;
+  };
+  std::map<std::string, file_hash> hashes_;
+  bool index_dirty_ = false;
+  std::atomic<std::uint64_t> hits_{0};
+  std::atomic<std::uint64_t> stores_{0};
+};
+
+/// A 128-bit hash of a file's bytes, as hex; empty if it cannot be read.
+std::string file_content_hash(const std::filesystem::path& file);
+
+}  // namespace sqlmorph::core

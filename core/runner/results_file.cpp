@@ -1,0 +1,86 @@
+#include "runner/results_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "datasets/text_lines.hpp"
+#include "errors.hpp"
+#include "output/record_json.hpp"
+
+namespace sqlmorph::core {
+
+results_file::results_file(std::filesystem::path file, bool resume, std::size_t units,
+                           const std::function<std::vector<record_key>(std::size_t unit)>& expected)
+    : file_(std::move(file)) {
+  std::error_code ec;
+  if (resume && std::filesystem::exists(file_, ec)) {
+    const std::string text = read_file(file_);
+    std::size_t pos = 0;       // where the next line starts
+    std::size_t committed = 0; // end of the last complete unit
+    std::vector<record> pending;
+    for (std::size_t unit = 0; unit < units; ++unit) {
+      const std::vector<record_key> keys = expected(unit);
+      pending.clear();
+      bool complete = true;
+      for (const record_key& key : keys) {
+        const std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) {  // a line cut short by the interruption
+          complete = false;
+          break;
+        }
+        record r;
+        const auto j = nlohmann::json::parse(text.begin() + static_cast<long>(pos), text.begin() + static_cast<long>(end),
+                                             nullptr, false);
+        if (j.is_discarded() || !record_from_json(j, r) ||
+            !(record_key{r.id, r.system, r.technique, r.penalize_extra_pred_cols} == key)) {
+          complete = false;
+          break;
+        }
+        pending.push_back(std::move(r));
+        pos = end + 1;
+      }
+      if (!complete) break;
+      committed = pos;
+      ++resumed_units_;
+      resumed_.insert(resumed_.end(), std::make_move_iterator(pending.begin()), std::make_move_iterator(pending.end()));
+    }
+    if (committed < text.size()) {
+      spdlog::info("resume: keeping {} complete units of {}, discarding {} bytes after them", resumed_units_,
+                   file_.string(), text.size() - committed);
+      std::filesystem::resize_file(file_, committed, ec);
+      if (ec) throw usage_error("cannot truncate " + file_.string() + ": " + ec.message());
+    }
+  }
+  const int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (resume ? 0 : O_TRUNC);
+  fd_ = ::open(file_.c_str(), flags, 0644);
+  if (fd_ < 0) throw usage_error("cannot write " + file_.string() + ": " + std::strerror(errno));
+}
+
+results_file::~results_file() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void results_file::append_unit(const std::vector<record>& records) {
+  std::string text;
+  for (const record& r : records) {
+    text += dump_json(record_to_json(r, true));
+    text += '\n';
+  }
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw usage_error("writing " + file_.string() + " failed: " + std::strerror(errno));
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace sqlmorph::core

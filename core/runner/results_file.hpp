@@ -1,0 +1,53 @@
+#pragma once
+// results.jsonl of a run: one line per example × technique variant, appended a unit at a time with
+// one write() each — what was written survives the process being killed. With resume, the complete
+// units already there (checked line by line against what the run would write) are kept and the
+// run continues after them; an incomplete tail is cut off.
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/record.hpp"
+
+namespace sqlmorph::core {
+
+/// What identifies one line: the example (id and system), the technique and its variant.
+struct record_key {
+  std::string id;
+  std::string system;
+  std::string technique;
+  std::optional<bool> penalize;
+  bool operator==(const record_key&) const = default;
+};
+
+class results_file {
+public:
+  /// Opens `file`. With `resume`, keeps the leading units whose lines match `expected(unit)` for
+  /// unit = 0, 1, ... (up to `units`), and cuts the file after them. Without, starts it empty.
+  results_file(std::filesystem::path file, bool resume, std::size_t units,
+               const std::function<std::vector<record_key>(std::size_t unit)>& expected);
+  ~results_file();
+  results_file(const results_file&) = delete;
+  results_file& operator=(const results_file&) = delete;
+
+  /// How many leading units were found complete (resume).
+  std::size_t resumed_units() const noexcept { return resumed_units_; }
+  /// Their records, in file order.
+  const std::vector<record>& resumed_records() const noexcept { return resumed_; }
+
+  /// Appends one unit's records (a single write). Throws usage_error if the write fails.
+  void append_unit(const std::vector<record>& records);
+
+  const std::filesystem::path& path() const noexcept { return file_; }
+
+private:
+  std::filesystem::path file_;
+  int fd_ = -1;
+  std::size_t resumed_units_ = 0;
+  std::vector<record> resumed_;
+};
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,76 @@
+#include "runner/run_manifest.hpp"
+
+#include <unistd.h>
+
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "datasets/text_lines.hpp"
+#include "output/record_json.hpp"
+
+namespace sqlmorph::core {
+
+std::string iso_time(std::chrono::system_clock::time_point t) {
+  const std::time_t tt = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+nlohmann::ordered_json machine_description() {
+  nlohmann::ordered_json m;
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  m["host"] = host;
+  std::string cpu = "unknown";
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  m["cpu"] = cpu;
+  m["hardware_threads"] = std::thread::hardware_concurrency();
+  return m;
+}
+
+run_manifest::run_manifest(std::filesystem::path file, std::string fingerprint)
+    : file_(std::move(file)), started_(std::chrono::system_clock::now()) {
+  data_["status"] = "running";
+  data_["fingerprint"] = std::move(fingerprint);
+  data_["started"] = iso_time(started_);
+  data_["finished"] = nullptr;
+}
+
+std::string run_manifest::previous_fingerprint(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) return {};
+  try {
+    const auto j = nlohmann::json::parse(read_file(file));
+    return j.value("fingerprint", "");
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+void run_manifest::write(const std::string& status) {
+  data_["status"] = status;
+  if (status != "running") {
+    const auto now = std::chrono::system_clock::now();
+    data_["finished"] = iso_time(now);
+    data_["wall_seconds"] = std::chrono::duration<double>(now - started_).count();
+  }
+  const auto tmp = file_.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << dump_json(data_, 2) << "\n";
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file_, ec);
+}
+
+}  // namespace sqlmorph::core

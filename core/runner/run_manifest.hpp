@@ -1,0 +1,40 @@
+#pragma once
+// run.json: what a run was — the command, the effective settings, versions, plugin fingerprints,
+// techniques and their components, the machine, start and end — and its fingerprint (inputs +
+// techniques + limits), which --resume checks before continuing a run.
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace sqlmorph::core {
+
+class run_manifest {
+public:
+  /// Starts a manifest; `fingerprint` identifies what the run computes.
+  run_manifest(std::filesystem::path file, std::string fingerprint);
+
+  nlohmann::ordered_json& data() noexcept { return data_; }
+
+  /// With resume: the fingerprint of the run already in the folder (empty if there is none).
+  static std::string previous_fingerprint(const std::filesystem::path& file);
+
+  /// Writes the manifest with `status` ("running", "complete", "interrupted", "aborted").
+  void write(const std::string& status);
+
+private:
+  std::filesystem::path file_;
+  nlohmann::ordered_json data_;
+  std::chrono::system_clock::time_point started_;
+};
+
+/// A description of the machine (host, CPU model, hardware threads).
+nlohmann::ordered_json machine_description();
+
+/// The current time as ISO 8601 (UTC).
+std::string iso_time(std::chrono::system_clock::time_point t);
+
+}  // namespace sqlmorph::core

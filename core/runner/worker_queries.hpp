@@ -1,0 +1,29 @@
+#pragma once
+// The query executor of one worker: its own connections, the run's shared cache, and the gold
+// results on disk when a cache folder is given.
+
+#include <memory>
+
+#include "eval/query_runner.hpp"
+#include "runner/gold_disk_cache.hpp"
+#include "runner/shared_query_cache.hpp"
+
+namespace sqlmorph::core {
+
+class worker_queries final : public query_executor {
+public:
+  worker_queries(shared_query_cache& shared, gold_disk_cache* disk, std::shared_ptr<const backend> engine,
+                 exec_limits gold_limits, exec_limits pred_limits);
+
+  std::shared_ptr<const query_outcome> execute(const std::string& db, std::string_view sql, query_role role) override;
+
+  /// Interrupts what this worker is executing (from another thread).
+  void cancel() noexcept { runner_.cancel_all(); }
+
+private:
+  shared_query_cache& shared_;
+  gold_disk_cache* disk_;
+  query_runner runner_;
+};
+
+}  // namespace sqlmorph::core

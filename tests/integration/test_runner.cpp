@@ -1,0 +1,364 @@
+// The runner at benchmark scale: parallel workers with deterministic output, each query executed
+// once, separate time limits, kill -9 and resume, interrupts, the gold cache, several systems, BIRD.
+
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+using namespace sqlmorph;
+using nlohmann::json;
+using test::run_sqlmorph;
+
+namespace {
+
+std::string config_arg() { return (test::source_dir() / "sqlmorph.toml").string(); }
+std::filesystem::path demo_db() { return test::build_dir() / "examples" / "demo" / "demo.sqlite"; }
+
+std::vector<json> read_jsonl(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<json> out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(json::parse(line));
+  }
+  return out;
+}
+
+// results.jsonl without the timings, which differ from run to run.
+std::string without_timings(const std::filesystem::path& file) {
+  std::string out;
+  for (json j : read_jsonl(file)) {
+    j.erase("gold_ms");
+    j.erase("pred_ms");
+    out += j.dump() + "\n";
+  }
+  return out;
+}
+
+std::size_t line_count(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line);) n += !line.empty();
+  return n;
+}
+
+// A cases file whose predictions take a few tens of milliseconds each.
+std::filesystem::path slow_cases(const test::temp_dir& dir, int count) {
+  const auto file = dir.path() / "slow.jsonl";
+  std::ofstream out(file);
+  for (int i = 0; i < count; ++i) {
+    out << json{{"id", "slow" + std::to_string(i)},
+                {"db", demo_db().string()},
+                {"gold", "SELECT " + std::to_string(i)},
+                {"pred", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT " +
+                             std::to_string(200000 + i) + ") SELECT count(*) - count(*) + " + std::to_string(i % 3) + " FROM c"}}
+               .dump()
+        << "\n";
+  }
+  return file;
+}
+
+json run_json(const std::filesystem::path& out) { return json::parse(test::file_bytes(out / "run.json")); }
+
+}  // namespace
+
+TEST_CASE("results are identical whatever the number of workers") {
+  test::temp_dir dir;
+  const std::string cases = (test::source_dir() / "examples/demo/cases.jsonl").string();
+  std::string first;
+  for (const char* jobs : {"1", "2", "4"}) {
+    CAPTURE(jobs);
+    const auto out = dir.path() / (std::string("jobs") + jobs);
+    const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases, "--db-root",
+                                 (test::build_dir() / "examples/demo").string(), "--timeout", "1", "--max-rows", "5000",
+                                 "--penalize-extra-pred-cols", "both", "-j", jobs, "--out", out.string()});
+    REQUIRE(r.exit_code == 0);
+    const std::string results = without_timings(out / "results.jsonl");
+    if (first.empty()) first = results;
+    CHECK(results == first);
+    CHECK(run_json(out)["settings"]["jobs"] == std::stoi(jobs));
+  }
+  if (test::skip_without_shared("spider jobs")) return;
+  const auto spider = *test::shared_dir() / "benchmarks/spider-dev";
+  std::string spider_first;
+  for (const char* jobs : {"1", "2"}) {
+    const auto out = dir.path() / (std::string("spider") + jobs);
+    const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
+                                 (spider / "dev_gold.sql").string(), "--pred",
+                                 (spider / "predictions/dail-sql-gpt4.sql").string(), "--pred",
+                                 (spider / "predictions/resdsql-3b.sql").string(), "--db-root", (spider / "database").string(),
+                                 "-j", jobs, "--out", out.string()});
+    REQUIRE(r.exit_code == 0);
+    const std::string results = without_timings(out / "results.jsonl");
+    if (spider_first.empty()) spider_first = results;
+    CHECK(results == spider_first);
+    CHECK(test::file_bytes(out / "summary.json").size() > 0);
+  }
+}
+
+TEST_CASE("each distinct query executes once per run, gold queries once for all systems") {
+  if (test::skip_without_shared("execute once")) return;
+  const auto spider = *test::shared_dir() / "benchmarks/spider-dev";
+  test::temp_dir dir;
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
+                               (spider / "dev_gold.sql").string(), "--pred", (spider / "predictions/dail-sql-gpt4.sql").string(),
+                               "--pred", (spider / "predictions/c3-gpt35.sql").string(), "--pred",
+                               (spider / "predictions/resdsql-3b.sql").string(), "--db-root", (spider / "database").string(),
+                               "--techniques", "execution_accuracy,exact_column_and_partial_cell,test_suite", "-j", "2",
+                               "--out", out.string()});
+  REQUIRE(r.exit_code == 0);
+  // The distinct (database, SQL) pairs the run needs, gold and predicted alike.
+  std::set<std::string> gold;
+  std::set<std::string> all;
+  std::vector<std::string> db_ids;
+  {
+    std::ifstream in(spider / "dev_gold.sql");
+    for (std::string line; std::getline(in, line);) {
+      const std::string db = line.substr(line.rfind('\t') + 1);
+      db_ids.push_back(db);
+      gold.insert(db + "|" + line.substr(0, line.rfind('\t')));
+    }
+  }
+  all = gold;
+  for (const char* file : {"dail-sql-gpt4.sql", "c3-gpt35.sql", "resdsql-3b.sql"}) {
+    std::ifstream in(spider / "predictions" / file);
+    std::size_t i = 0;
+    for (std::string line; std::getline(in, line); ++i) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      const auto b = line.find_first_not_of(" \t");
+      line = b == std::string::npos ? "" : line.substr(b, line.find_last_not_of(" \t") - b + 1);
+      all.insert(db_ids[i] + "|" + line.substr(0, line.find('\t')));
+    }
+  }
+  // Every distinct query ran exactly once. (A predicted query that equals another item's gold query
+  // is counted under whichever role asked first, so only the total is fixed.)
+  const json stats = run_json(out)["statistics"];
+  CHECK(stats["gold_executed"].get<std::size_t>() + stats["pred_executed"].get<std::size_t>() == all.size());
+  CHECK(stats["gold_executed"].get<std::size_t>() <= gold.size());
+  CHECK(stats["gold_executed"].get<std::size_t>() > gold.size() * 9 / 10);
+}
+
+TEST_CASE("gold and predicted queries have their own time limits, enforced by the engine") {
+  test::temp_dir dir;
+  const std::string slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+  const auto compare = [&](const std::string& gold, const std::string& pred, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--config", config_arg(), "compare", "--db", demo_db().string(), "--gold", gold,
+                                     "--pred", pred, "--techniques", "execution_accuracy", "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run_sqlmorph(args);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    REQUIRE(r.exit_code == 0);
+    return std::make_pair(json::parse(r.out)["results"][0], seconds);
+  };
+  auto [pred_slow, t1] = compare("SELECT 1", slow, {"--gold-timeout", "30", "--pred-timeout", "0.3"});
+  CHECK(pred_slow["status"] == "timeout");
+  CHECK(pred_slow["error"].get<std::string>().find("pred query timed out: exceeded the time limit of 0.3 s") == 0);
+  CHECK(t1 < 10);
+  auto [gold_slow, t2] = compare(slow, "SELECT 1", {"--gold-timeout", "0.3", "--pred-timeout", "30"});
+  CHECK(gold_slow["status"] == "timeout");
+  CHECK(gold_slow["error"].get<std::string>().find("gold query timed out") == 0);
+  CHECK(t2 < 10);
+}
+
+TEST_CASE("kill -9 in the middle of a run, then --resume: the same results as an uninterrupted run") {
+  test::temp_dir dir;
+  const auto cases = slow_cases(dir, 60);
+  const std::vector<std::string> base = {"--config", config_arg(), "-q", "eval", "--cases", cases.string(),
+                                         "--techniques", "execution_accuracy,exact_column_and_partial_cell", "-j", "1"};
+  // The reference: an uninterrupted run.
+  const auto full = dir.path() / "full";
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--out", full.string()});
+  REQUIRE(run_sqlmorph(args).exit_code == 0);
+  // A run killed with SIGKILL once a few examples are written.
+  const auto out = dir.path() / "killed";
+  args = base;
+  args.insert(args.end(), {"--out", out.string()});
+  const int pid = test::start_sqlmorph(args, dir.path() / "o", dir.path() / "e");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (line_count(out / "results.jsonl") < 10 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGKILL);
+  CHECK(test::wait_for(pid) == 128 + SIGKILL);
+  const std::size_t written = line_count(out / "results.jsonl");
+  CHECK(written >= 10);
+  CHECK(written < 120);
+  CHECK(run_json(out)["status"] == "running");
+  CHECK_FALSE(std::filesystem::exists(out / "summary.json"));
+  // Resume: the rest is evaluated, nothing duplicated, nothing lost.
+  args.push_back("--resume");
+  const auto resumed = run_sqlmorph(args);
+  REQUIRE(resumed.exit_code == 0);
+  CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
+  CHECK(run_json(out)["status"] == "complete");
+  CHECK(run_json(out)["statistics"]["resumed_units"].get<int>() * 2 >= 10);
+  const json summary = json::parse(test::file_bytes(out / "summary.json"));
+  const json full_summary = json::parse(test::file_bytes(full / "summary.json"));
+  CHECK(summary["techniques"] == full_summary["techniques"]);
+  // A torn last line (a kill in the middle of a write) is cut off and redone.
+  {
+    std::string text = test::file_bytes(out / "results.jsonl");
+    text.resize(text.size() - 25);
+    std::ofstream(out / "results.jsonl", std::ios::trunc) << text;
+  }
+  REQUIRE(run_sqlmorph(args).exit_code == 0);
+  CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
+}
+
+TEST_CASE("--resume refuses a folder that holds another run") {
+  test::temp_dir dir;
+  const auto out = dir.path() / "out";
+  const std::string cases = (test::source_dir() / "examples/demo/cases.jsonl").string();
+  const std::string root = (test::build_dir() / "examples/demo").string();
+  REQUIRE(run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases, "--db-root", root, "--techniques",
+                        "execution_accuracy", "--timeout", "1", "--out", out.string()})
+              .exit_code == 0);
+  const auto other = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases, "--db-root", root,
+                                   "--techniques", "test_suite", "--timeout", "1", "--out", out.string(), "--resume"});
+  CHECK(other.exit_code == 2);
+  CHECK(other.err.find("cannot resume the run in " + out.string() + ": it was made with other examples, techniques") !=
+        std::string::npos);
+}
+
+TEST_CASE("SIGINT stops the run after the examples in progress; --resume continues") {
+  test::temp_dir dir;
+  const auto cases = slow_cases(dir, 60);
+  const auto out = dir.path() / "out";
+  std::vector<std::string> args = {"--config", config_arg(), "eval", "--cases", cases.string(), "--techniques",
+                                   "execution_accuracy", "-j", "1", "--progress", "none", "--out", out.string()};
+  const int pid = test::start_sqlmorph(args, dir.path() / "o", dir.path() / "e");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (line_count(out / "results.jsonl") < 5 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGINT);
+  CHECK(test::wait_for(pid) == 130);
+  CHECK(test::file_bytes(dir.path() / "e").find("interrupted; what was evaluated is in") != std::string::npos);
+  CHECK(run_json(out)["status"] == "interrupted");
+  CHECK(line_count(out / "results.jsonl") < 60);
+  args.push_back("--resume");
+  REQUIRE(run_sqlmorph(args).exit_code == 0);
+  CHECK(line_count(out / "results.jsonl") == 60);
+}
+
+TEST_CASE("the gold cache: a re-run executes no gold query; a changed database invalidates its entries") {
+  test::temp_dir dir;
+  const auto db = dir.path() / "shop.sqlite";
+  test::create_sqlite(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3);");
+  const auto cases = dir.path() / "cases.jsonl";
+  {
+    std::ofstream out(cases);
+    for (int i = 0; i < 5; ++i) {
+      out << json{{"id", "c" + std::to_string(i)}, {"db", db.string()}, {"gold", "SELECT x FROM t WHERE x > " + std::to_string(i % 3)},
+                  {"pred", "SELECT x FROM t"}}.dump() << "\n";
+    }
+  }
+  const auto cache = dir.path() / "cache";
+  const auto eval = [&](const std::string& name) {
+    const auto out = dir.path() / name;
+    const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases.string(), "--techniques",
+                                 "execution_accuracy", "--cache", cache.string(), "--out", out.string()});
+    REQUIRE(r.exit_code == 0);
+    return std::make_pair(run_json(out)["statistics"], read_jsonl(out / "results.jsonl"));
+  };
+  auto [first, r1] = eval("first");
+  CHECK(first["gold_executed"] == 3);
+  CHECK(first["gold_from_disk_cache"] == 0);
+  auto [second, r2] = eval("second");
+  CHECK(second["gold_executed"] == 0);
+  CHECK(second["gold_from_disk_cache"] == 3);
+  CHECK(r2[0]["EX"] == r1[0]["EX"]);
+  // Change the database: its cached gold results no longer apply.
+  test::create_sqlite(db, "DELETE FROM t WHERE x = 3;");
+  auto [third, r3] = eval("third");
+  CHECK(third["gold_executed"] == 3);
+  // Gold "x > 0" is now {1, 2}, like the prediction: EX = 1. The stale cached gold {1, 2, 3} would give 0.
+  CHECK(r1[0]["EX"] == 1);
+  CHECK(r3[0]["EX"] == 1);
+  CHECK(r3[1]["EX"] == 0);
+}
+
+TEST_CASE("several systems in one run: a side-by-side table, summaries per system") {
+  test::temp_dir dir;
+  const auto gold = dir.path() / "gold.sql";
+  std::ofstream(gold) << "SELECT name FROM employees WHERE dept = 'eng'\tdemo\nSELECT count(*) FROM projects\tdemo\n";
+  std::ofstream(dir.path() / "good.sql") << "SELECT name FROM employees WHERE dept = 'eng'\nSELECT count(*) FROM projects\n";
+  std::ofstream(dir.path() / "poor.sql") << "SELECT name FROM employees\n";
+  std::filesystem::create_directories(dir.path() / "dbs/demo");
+  std::filesystem::copy_file(demo_db(), dir.path() / "dbs/demo/demo.sqlite");
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold", gold.string(),
+                               "--pred", "good=" + (dir.path() / "good.sql").string(), "--pred",
+                               "poor=" + (dir.path() / "poor.sql").string(), "--db-root", (dir.path() / "dbs").string(),
+                               "--techniques", "execution_accuracy", "--out", out.string(), "--progress", "lines"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("technique           metric    good    poor") != std::string::npos);
+  CHECK(r.out.find("execution_accuracy  EX      1.0000  0.0000") != std::string::npos);
+  CHECK(r.err.find("the last 1 examples are pred_missing") != std::string::npos);
+  CHECK(r.err.find("progress: 4/4 examples (100.0%)") != std::string::npos);
+  const auto results = read_jsonl(out / "results.jsonl");
+  REQUIRE(results.size() == 4);
+  // Units in benchmark order: both systems' answers to item 0, then to item 1.
+  CHECK(results[0]["id"] == "good:0");
+  CHECK(results[1]["id"] == "poor:0");
+  CHECK(results[3]["status"] == "pred_missing");
+  const json summary = json::parse(test::file_bytes(out / "summary.json"));
+  CHECK(summary["techniques"].size() == 2);
+  CHECK(summary["by_difficulty"].size() >= 2);
+  CHECK(summary["by_database"][0]["db_id"] == "demo");
+}
+
+TEST_CASE("BIRD mini-dev: questions, evidence and difficulty read, predictions paired by key") {
+  if (test::skip_without_shared("bird mini-dev")) return;
+  const auto bird = *test::shared_dir() / "benchmarks/bird-minidev";
+  // Empty databases built from the published DDL: enough to tell valid SQL from invalid.
+  test::temp_dir dir;
+  for (const auto& f : std::filesystem::directory_iterator(bird / "schemas")) {
+    const std::string db_id = f.path().stem().string();
+    std::filesystem::create_directories(dir.path() / db_id);
+    test::create_sqlite(dir.path() / db_id / (db_id + ".sqlite"), test::file_bytes(f.path()));
+  }
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "bird", "--gold",
+                               (bird / "mini_dev_sqlite.json").string(), "--pred",
+                               (bird / "predictions/predict_mini_dev_gpt-4-turbo_sqlite.json").string(), "--db-root",
+                               dir.path().string(), "--techniques", "execution_accuracy,malloy", "--out", out.string(),
+                               "--progress", "none"});
+  REQUIRE(r.exit_code == 0);
+  const auto results = read_jsonl(out / "results.jsonl");
+  CHECK(results.size() == 1000);
+  CHECK(results[0]["id"] == "predict_mini_dev_gpt-4-turbo_sqlite:0");
+  CHECK(results[0]["db_id"] == "debit_card_specializing");
+  std::map<std::string, int> difficulty;
+  for (const json& x : results) ++difficulty[x["difficulty"].get<std::string>()];
+  CHECK(difficulty["simple"] == 2 * 148);
+  CHECK(difficulty["moderate"] == 2 * 250);
+  CHECK(difficulty["challenging"] == 2 * 102);
+  CHECK(r.out.find("by difficulty:") != std::string::npos);
+  CHECK(r.out.find("simple") != std::string::npos);
+  // The PostgreSQL prediction file parses too (executing it needs a PostgreSQL server).
+  std::ofstream(dir.path() / "shuffled.json") << R"({"2": "SELECT 2\t----- bird -----\tcard_games", "0": "SELECT 1\t----- bird -----\tdebit_card_specializing"})";
+  const auto partial = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "bird", "--gold",
+                                     (bird / "mini_dev_sqlite.json").string(), "--pred", (dir.path() / "shuffled.json").string(),
+                                     "--db-root", dir.path().string(), "--techniques", "execution_accuracy", "--out",
+                                     (dir.path() / "partial").string()});
+  REQUIRE(partial.exit_code == 0);
+  const auto p = read_jsonl(dir.path() / "partial/results.jsonl");
+  REQUIRE(p.size() == 500);
+  CHECK(p[0]["status"] != "pred_missing");
+  CHECK(p[1]["status"] == "pred_missing");
+  CHECK(p[2]["status"] != "pred_missing");
+}
