@@ -51,6 +51,9 @@ bench: build
 	./$(BUILD_DIR)/bench/partial_matching_bench
 	./$(BUILD_DIR)/bench/permutation_bench
 	./$(BUILD_DIR)/bench/spider_dev_bench
+	./$(BUILD_DIR)/bench/many_systems_bench
+	./$(BUILD_DIR)/bench/parallel_bench
+	./$(BUILD_DIR)/bench/memory_bench
 
 clean:
 	rm -rf build build-asan

@@ -101,7 +101,7 @@ int main() {
         scores s;
         const auto run = [&] {
           core::match_memo memo;
-          s = t->evaluate(match_input{gold, pred, "SELECT", "SELECT"}, "bench", memo);
+          s = t->evaluate(match_input{gold, pred, "SELECT", "SELECT"}, memo);
         };
         const bench::timing tm = bench::measure(n >= 100000 ? 3 : 7, run);
         std::string verdict;

@@ -5,73 +5,34 @@
 //
 //   spider_dev_bench [SHARED_DIR] [SYSTEM]     (defaults: ../shared next to the checkout, dail-sql-gpt4)
 
-#include <sqlite3.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <map>
 
 #include <spdlog/spdlog.h>
 
+#include "bench_floor.hpp"
+#include "bench_process.hpp"
 #include "bench_util.hpp"
 #include "builtin_reference_techniques.hpp"
 #include "datasets/spider_files.hpp"
-#include "runner/evaluation_runner.hpp"
 #include "lua/script_host.hpp"
 #include "plugins/component_registry.hpp"
+#include "runner/evaluation_runner.hpp"
 #include "techniques/technique_catalog.hpp"
 
 using namespace sqlmorph;
 
 namespace {
 
-// The floor in C++: plain sqlite3, one connection per database, every row fetched and copied.
-std::size_t floor_exec(const std::vector<core::example>& examples) {
-  std::map<std::string, sqlite3*> dbs;
-  std::size_t cells = 0;
-  std::vector<std::string> texts;
+// The floor's queries: each example's gold and predicted SQL, as PERF.md's floor executes them.
+std::vector<bench::floor_query> floor_queries(const std::vector<core::example>& examples) {
+  std::vector<bench::floor_query> out;
   for (const core::example& ex : examples) {
-    if (!std::filesystem::exists(ex.db)) continue;
-    sqlite3*& db = dbs[ex.db];
-    if (db == nullptr) sqlite3_open_v2(ex.db.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    for (const std::string* sql : {&ex.gold, &ex.pred}) {
-      sqlite3_stmt* stmt = nullptr;
-      if (sqlite3_prepare_v2(db, sql->c_str(), -1, &stmt, nullptr) != SQLITE_OK || stmt == nullptr) continue;
-      const int cols = sqlite3_column_count(stmt);
-      while (sqlite3_step(stmt) == SQLITE_ROW) {
-        for (int c = 0; c < cols; ++c) {
-          if (sqlite3_column_type(stmt, c) == SQLITE_TEXT) {
-            texts.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, c)),
-                               static_cast<std::size_t>(sqlite3_column_bytes(stmt, c)));
-          }
-          ++cells;
-        }
-      }
-      sqlite3_finalize(stmt);
-    }
+    out.push_back({ex.db, ex.gold});
+    out.push_back({ex.db, ex.pred});
   }
-  for (auto& [path, db] : dbs) sqlite3_close(db);
-  return cells + texts.size();
-}
-
-double run_command_seconds(const std::vector<std::string>& args) {
-  std::fflush(stdout);  // the child must not inherit (and print again) our buffered output
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    if (std::freopen("/dev/null", "w", stdout) == nullptr) ::_exit(127);
-    ::execvp(argv[0], argv.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
 }
 
 }  // namespace
@@ -109,20 +70,22 @@ int main(int argc, char** argv) {
 
   std::size_t scorable = 0;
   for (const auto& ex : examples) scorable += std::filesystem::exists(ex.db);
-  std::printf("system %s: %zu examples, %zu scorable (%zu queries), %zu technique variants\n\n", system.c_str(),
-              examples.size(), scorable, 2 * scorable, settings.techniques.size());
+  std::printf("system %s: %zu examples, %zu scorable (%zu queries), %zu technique variants\n\n",
+              system.c_str(), examples.size(), scorable, 2 * scorable, settings.techniques.size());
 
-  const bench::timing floor_cpp = bench::measure(7, [&] { floor_exec(examples); });
+  const std::vector<bench::floor_query> queries = floor_queries(examples);
+  const bench::timing floor_cpp = bench::measure(7, [&] { bench::floor_exec(queries); });
   std::printf("floor, C++ sqlite3 (execute + fetch every row):     %s\n", bench::format(floor_cpp).c_str());
 
   bench::timing floor_py{};
-  const bool have_python = ::access("/usr/bin/python3", X_OK) == 0 || std::system("command -v python3 >/dev/null 2>&1") == 0;
+  const bool have_python =
+      ::access("/usr/bin/python3", X_OK) == 0 || std::system("command -v python3 >/dev/null 2>&1") == 0;
   if (have_python) {
     const std::string script = std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/bench/spider_floor.py";
     std::vector<double> seconds;
     for (int i = 0; i < 7; ++i) {
-      const std::string cmd = "python3 " + script + " " + (spider / "dev_gold.sql").string() + " " + pred_file.string() +
-                              " " + (spider / "database").string();
+      const std::string cmd = "python3 " + script + " " + (spider / "dev_gold.sql").string() + " " +
+                              pred_file.string() + " " + (spider / "database").string();
       std::FILE* p = ::popen(cmd.c_str(), "r");
       double s = -1;
       if (p != nullptr && std::fscanf(p, "%lf", &s) == 1) seconds.push_back(s * 1000);
@@ -130,8 +93,10 @@ int main(int argc, char** argv) {
     }
     if (!seconds.empty()) {
       std::sort(seconds.begin(), seconds.end());
-      floor_py = {seconds.front(), seconds[seconds.size() / 2], seconds.back(), static_cast<int>(seconds.size())};
-      std::printf("floor, Python sqlite3 (PERF.md's floor, in-script): %s\n", bench::format(floor_py).c_str());
+      floor_py = {seconds.front(), seconds[seconds.size() / 2], seconds.back(),
+                  static_cast<int>(seconds.size())};
+      std::printf("floor, Python sqlite3 (PERF.md's floor, in-script): %s\n",
+                  bench::format(floor_py).c_str());
     }
   }
 
@@ -144,11 +109,12 @@ int main(int argc, char** argv) {
 
   std::vector<double> command_ms;
   for (int i = 0; i < 5; ++i) {
-    const double s = run_command_seconds({SQLMORPH_BENCH_BINARY, "--config", std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/sqlmorph.toml",
-                                          "-q", "eval", "--benchmark", "spider", "--gold", (spider / "dev_gold.sql").string(),
-                                          "--pred", pred_file.string(), "--db-root", (spider / "database").string(),
-                                          "--penalize-extra-pred-cols", "both", "--out", "/tmp/sqlmorph-bench-out"});
-    if (s >= 0) command_ms.push_back(s * 1000);
+    const auto run = bench::run_process(
+        {SQLMORPH_BENCH_BINARY, "--config", std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/sqlmorph.toml", "-q",
+         "eval", "--benchmark", "spider", "--gold", (spider / "dev_gold.sql").string(), "--pred",
+         pred_file.string(), "--db-root", (spider / "database").string(), "--penalize-extra-pred-cols",
+         "both", "--out", "/tmp/sqlmorph-bench-out"});
+    if (run.exit_code == 0) command_ms.push_back(run.seconds * 1000);
   }
   std::sort(command_ms.begin(), command_ms.end());
   if (!command_ms.empty()) {

@@ -2,6 +2,7 @@
 // returned before it can flow into the next component.
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -73,29 +74,76 @@ scores scorer::score(const match_input& in, const column_alignment& columns, con
   return out;
 }
 
-result normalizer::normalize(const result& in) const {
-  result out = do_normalize_(in);
+namespace {
+void check_normalized(const result& in, const result& out) {
   if (out.column_count() == 0 && in.column_count() != 0) {
     throw std::logic_error("normalizer returned a result without columns");
   }
   if (out.column_types().size() != 0 && out.column_types().size() != out.column_count()) {
     throw std::logic_error("normalizer returned mismatched column names and types");
   }
+}
+
+// Same kind and same payload: a normalizer that returns this left the value as it was.
+bool identical(const value& a, const value& b) noexcept {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case value_kind::null: return true;
+    case value_kind::integer: return a.as_integer() == b.as_integer();
+    case value_kind::real: return std::bit_cast<std::uint64_t>(a.as_real()) == std::bit_cast<std::uint64_t>(b.as_real());
+    default: return a.bytes() == b.bytes();
+  }
+}
+}  // namespace
+
+result normalizer::normalize(const result& in) const {
+  result out = do_normalize_(in);
+  check_normalized(in, out);
+  return out;
+}
+
+std::optional<result> normalizer::normalize_if_changed(const result& in) const {
+  std::optional<result> out = do_normalize_if_changed_(in);
+  if (out) check_normalized(in, *out);
   return out;
 }
 
 result value_normalizer::do_normalize_(const result& in) const {
-  result out;
-  out.set_columns(in.column_names(), in.column_types());
-  out.reserve_rows(in.row_count());
-  for (const value& v : in.cells()) {
-    const std::size_t before = out.cells().size();
-    normalize_value_(v, out);
-    if (out.cells().size() != before + 1) {
+  std::optional<result> out = do_normalize_if_changed_(in);
+  return out ? std::move(*out) : in.clone();
+}
+
+std::optional<result> value_normalizer::do_normalize_if_changed_(const result& in) const {
+  // Each value is normalized into a one-column scratch result and compared with the input; the
+  // output is only started at the first value that changes (the ones before it are copied then).
+  const auto cells = in.cells();
+  result scratch;
+  scratch.set_columns({"value"});
+  std::optional<result> out;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i % 4096 == 0 && !out) {  // bounds the scratch arena
+      scratch = result();
+      scratch.set_columns({"value"});
+    }
+    result& target = out ? *out : scratch;
+    const std::size_t before = target.cells().size();
+    normalize_value_(cells[i], target);
+    if (target.cells().size() != before + 1) {
       throw std::logic_error("value normalizer must append exactly one value per input value");
     }
+    if (out) continue;
+    const value& produced = scratch.cells().back();
+    if (identical(produced, cells[i])) {
+      scratch.keep_rows(0);
+      continue;
+    }
+    out.emplace();
+    out->set_columns(in.column_names(), in.column_types());
+    out->reserve_rows(in.row_count());
+    for (std::size_t j = 0; j < i; ++j) out->append(cells[j]);
+    out->append(produced);
   }
-  out.set_truncated(in.truncated());
+  if (out) out->set_truncated(in.truncated());
   return out;
 }
 

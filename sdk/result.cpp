@@ -11,8 +11,10 @@ namespace sqlmorph {
 std::string_view byte_arena::store(std::string_view bytes) {
   if (bytes.empty()) return std::string_view();
   if (bytes.size() > left_) {
-    // Large payloads get a chunk of their own so small ones keep filling the current chunk.
-    if (bytes.size() > chunk_size / 4) {
+    // Chunks start small and double up to max_chunk_size, so a result with a few short texts (most
+    // query results) holds a few hundred bytes, not a full chunk. Large payloads get a chunk of
+    // their own so small ones keep filling the current chunk.
+    if (bytes.size() > max_chunk_size / 4) {
       auto chunk = std::make_unique<char[]>(bytes.size());
       std::memcpy(chunk.get(), bytes.data(), bytes.size());
       const std::string_view stored(chunk.get(), bytes.size());
@@ -21,10 +23,13 @@ std::string_view byte_arena::store(std::string_view bytes) {
       reserved_ += bytes.size();
       return stored;
     }
-    chunks_.push_back(std::make_unique<char[]>(chunk_size));
+    next_chunk_ = std::max(next_chunk_, bytes.size());
+    const std::size_t size = next_chunk_;
+    next_chunk_ = std::min(next_chunk_ * 2, max_chunk_size);
+    chunks_.push_back(std::make_unique<char[]>(size));
     cursor_ = chunks_.back().get();
-    left_ = chunk_size;
-    reserved_ += chunk_size;
+    left_ = size;
+    reserved_ += size;
   }
   std::memcpy(cursor_, bytes.data(), bytes.size());
   const std::string_view stored(cursor_, bytes.size());
@@ -40,6 +45,7 @@ void byte_arena::clear() noexcept {
   left_ = 0;
   stored_ = 0;
   reserved_ = 0;
+  next_chunk_ = first_chunk_size;
 }
 
 void result::set_columns(std::vector<std::string> names, std::vector<std::string> types) {

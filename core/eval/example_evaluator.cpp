@@ -84,13 +84,14 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
     const std::string key = t.normalizer_key() + "#" + sql;
     auto it = normalized.find(key);
     if (it == normalized.end()) {
-      std::shared_ptr<const result> current;
+      std::shared_ptr<const result> current;  // stays empty while no normalizer changes a value
       for (const auto& n : t.normalizers()) {
-        current = std::make_shared<const result>(n->normalize(current ? *current : rows));
+        std::optional<result> changed = n->normalize_if_changed(current ? *current : rows);
+        if (changed) current = std::make_shared<const result>(std::move(*changed));
       }
       it = normalized.emplace(key, std::move(current)).first;
     }
-    return *it->second;
+    return it->second ? *it->second : rows;
   };
 
   std::vector<record> out;
@@ -132,8 +133,7 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
       const result& g = normalize(t, gold_sql.sql, gold->rows);
       const result& p = normalize(t, pred_sql.sql, pred->rows);
       const match_input in{g, p, gold_sql.sql, pred_sql.sql};
-      const std::string input_key = t.normalizer_key() + '\x1f' + gold_sql.sql + '\x1f' + pred_sql.sql;
-      r.scores = t.evaluate(in, input_key, memo);
+      r.scores = t.evaluate(in, memo);
     } catch (const script_error& e) {
       spdlog::warn("{}: technique {}: {}", ex.id, t.name(), e.message());
       r.status = example_status::script_error;

@@ -22,6 +22,8 @@ enum class example_status {
   script_error,     ///< a Lua hook of the technique failed on this example (message with file, line, traceback)
   pred_missing,     ///< the prediction file has no prediction for this example
 };
+/// How many statuses there are (the last one's value + 1).
+constexpr std::size_t example_status_count = static_cast<std::size_t>(example_status::pred_missing) + 1;
 
 std::string_view example_status_name(example_status s) noexcept;
 /// The status named `name`; false for an unknown name.

@@ -230,7 +230,7 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
       lua_setfield(L, -2, names[m]);
     }
     lua_newtable(L);
-    for (const auto& [status, n] : g.statuses) {
+    for (const auto& [status, n] : g.statuses()) {
       lua_pushinteger(L, static_cast<lua_Integer>(n));
       lua_setfield(L, -2, status.c_str());
     }

@@ -3,54 +3,82 @@
 #include <algorithm>
 #include <cmath>
 
+#include "output/json_writer.hpp"
+
 namespace sqlmorph::core {
 namespace {
 
-nlohmann::ordered_json metric(const std::optional<double>& m, bool integral) {
-  if (!m) return nullptr;
-  if (integral && (*m == 0.0 || *m == 1.0)) return static_cast<int>(*m);
-  return *m;
+void metric(json_writer& w, const std::optional<double>& m, bool integral) {
+  if (!m) return w.null();
+  if (integral && (*m == 0.0 || *m == 1.0)) return w.integer(static_cast<int>(*m));
+  w.real(*m);
 }
 
-nlohmann::ordered_json field_json(const field_value& v) {
-  struct visitor {
-    nlohmann::ordered_json operator()(std::nullptr_t) const { return nullptr; }
-    nlohmann::ordered_json operator()(bool b) const { return b; }
-    nlohmann::ordered_json operator()(std::int64_t i) const { return i; }
-    nlohmann::ordered_json operator()(double d) const { return d; }
-    nlohmann::ordered_json operator()(const std::string& s) const { return s; }
-  };
-  return std::visit(visitor{}, v);
+void milliseconds(json_writer& w, const std::optional<double>& ms) {
+  if (!ms) return w.null();
+  w.real(std::round(*ms * 1000.0) / 1000.0);
 }
 
-nlohmann::ordered_json milliseconds(const std::optional<double>& ms) {
-  if (!ms) return nullptr;
-  return std::round(*ms * 1000.0) / 1000.0;
+void text_or_null(json_writer& w, const std::string& s) {
+  if (s.empty()) return w.null();
+  w.string(s);
 }
 
 }  // namespace
 
-nlohmann::ordered_json record_to_json(const record& r, bool with_example) {
-  nlohmann::ordered_json j;
+void append_record_json(std::string& out, const record& r, bool with_example) {
+  json_writer w(out);
+  w.begin_object();
   if (with_example) {
-    j["id"] = r.id;
-    j["db_id"] = r.db_id;
-    j["system"] = r.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.system);
-    j["difficulty"] = r.difficulty.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.difficulty);
+    w.key("id");
+    w.string(r.id);
+    w.key("db_id");
+    w.string(r.db_id);
+    w.key("system");
+    text_or_null(w, r.system);
+    w.key("difficulty");
+    text_or_null(w, r.difficulty);
   }
-  j["technique"] = r.technique;
-  j["penalize_extra_pred_cols"] =
-      r.penalize_extra_pred_cols ? nlohmann::ordered_json(*r.penalize_extra_pred_cols) : nlohmann::ordered_json(nullptr);
-  j["status"] = std::string(example_status_name(r.status));
-  j["EX"] = metric(r.scores.ex, true);
-  j["EXP"] = metric(r.scores.exp, false);
-  j["EXR"] = metric(r.scores.exr, false);
-  j["F1"] = metric(r.scores.f1, false);
-  j["error"] = r.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.error);
-  j["gold_ms"] = milliseconds(r.gold_ms);
-  j["pred_ms"] = milliseconds(r.pred_ms);
-  for (const auto& [name, value] : r.scores.extra) j[name] = field_json(value);
-  return j;
+  w.key("technique");
+  w.string(r.technique);
+  w.key("penalize_extra_pred_cols");
+  if (r.penalize_extra_pred_cols) w.boolean(*r.penalize_extra_pred_cols);
+  else w.null();
+  w.key("status");
+  w.string(example_status_name(r.status));
+  w.key("EX");
+  metric(w, r.scores.ex, true);
+  w.key("EXP");
+  metric(w, r.scores.exp, false);
+  w.key("EXR");
+  metric(w, r.scores.exr, false);
+  w.key("F1");
+  metric(w, r.scores.f1, false);
+  w.key("error");
+  text_or_null(w, r.error);
+  w.key("gold_ms");
+  milliseconds(w, r.gold_ms);
+  w.key("pred_ms");
+  milliseconds(w, r.pred_ms);
+  for (const auto& [name, value] : r.scores.extra) {
+    w.key(name);
+    struct visitor {
+      json_writer& w;
+      void operator()(std::nullptr_t) const { w.null(); }
+      void operator()(bool b) const { w.boolean(b); }
+      void operator()(std::int64_t i) const { w.integer(i); }
+      void operator()(double d) const { w.real(d); }
+      void operator()(const std::string& s) const { w.string(s); }
+    };
+    std::visit(visitor{w}, value);
+  }
+  w.end_object();
+}
+
+nlohmann::ordered_json record_to_json(const record& r, bool with_example) {
+  std::string text;
+  append_record_json(text, r, with_example);
+  return nlohmann::ordered_json::parse(text);
 }
 
 bool record_from_json(const nlohmann::json& j, record& out) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include <sqlmorph/hash.hpp>
+
 #include "output/text_table.hpp"
 
 namespace sqlmorph::core {
@@ -14,12 +16,6 @@ std::string format_metric(const std::optional<double>& m) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4f", *m);
   return buf;
-}
-
-std::string key_of(const record& r, const std::string& extra) {
-  std::string k = r.system + '\x1f' + r.technique + '\x1f' +
-                  (r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? "1" : "0") : "-");
-  return k + '\x1f' + extra;
 }
 
 nlohmann::ordered_json group_json(const run_summary::group& g, const char* breakdown_key, const std::string& breakdown) {
@@ -35,7 +31,7 @@ nlohmann::ordered_json group_json(const run_summary::group& g, const char* break
     t[metric_names[m]] = mean ? nlohmann::ordered_json(*mean) : nlohmann::ordered_json(nullptr);
   }
   t["statuses"] = nlohmann::ordered_json::object();
-  for (const auto& [status, n] : g.statuses) t["statuses"][status] = n;
+  for (const auto& [status, n] : g.statuses()) t["statuses"][status] = n;
   return t;
 }
 
@@ -58,9 +54,18 @@ std::optional<double> run_summary::group::mean(int metric) const {
   return sum[metric] / static_cast<double>(n[metric]);
 }
 
+std::vector<std::pair<std::string, std::size_t>> run_summary::group::statuses() const {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  for (std::size_t s = 0; s < status_counts.size(); ++s) {
+    if (status_counts[s] > 0) out.emplace_back(example_status_name(static_cast<example_status>(s)), status_counts[s]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void run_summary::group::add(const record& r) {
   ++count;
-  ++statuses[std::string(example_status_name(r.status))];
+  ++status_counts[static_cast<std::size_t>(r.status)];
   const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
   for (int m = 0; m < 4; ++m) {
     if (*metrics[m]) {
@@ -70,7 +75,17 @@ void run_summary::group::add(const record& r) {
   }
 }
 
-run_summary::group& run_summary::indexed::at(const std::string& key, const record& r) {
+std::size_t run_summary::group_key_hash::operator()(const group_key& k) const noexcept {
+  std::uint64_t h = 0x67726f7570ULL;
+  for (const std::uint32_t part : k) h = hash_combine(h, part);
+  return static_cast<std::size_t>(h);
+}
+
+std::uint32_t run_summary::id_of(const std::string& s) {
+  return ids_.try_emplace(s, static_cast<std::uint32_t>(ids_.size())).first->second;
+}
+
+run_summary::group& run_summary::indexed::at(const group_key& key, const record& r) {
   auto it = index.find(key);
   if (it == index.end()) {
     it = index.emplace(key, items.size()).first;
@@ -84,11 +99,15 @@ run_summary::group& run_summary::indexed::at(const std::string& key, const recor
 }
 
 void run_summary::add(const record& r) {
-  groups_.at(key_of(r, ""), r).add(r);
-  group& d = by_difficulty_.at(key_of(r, r.difficulty), r);
+  const std::uint32_t penalize = r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? 1 : 0) : 2;
+  group_key key{id_of(r.system), id_of(r.technique), penalize, 0};
+  groups_.at(key, r).add(r);
+  key[3] = id_of(r.difficulty);
+  group& d = by_difficulty_.at(key, r);
   d.difficulty = r.difficulty;
   d.add(r);
-  group& b = by_database_.at(key_of(r, r.db_id), r);
+  key[3] = id_of(r.db_id);
+  group& b = by_database_.at(key, r);
   b.db_id = r.db_id;
   b.add(r);
 }
@@ -137,7 +156,7 @@ std::string run_summary::to_table() const {
     row.push_back(std::to_string(g.count));
     for (int m = 0; m < 4; ++m) row.push_back(format_metric(g.mean(m)));
     std::string statuses;
-    for (const auto& [status, n] : g.statuses) statuses += (statuses.empty() ? "" : " ") + status + "=" + std::to_string(n);
+    for (const auto& [status, n] : g.statuses()) statuses += (statuses.empty() ? "" : " ") + status + "=" + std::to_string(n);
     row.push_back(statuses);
     table.add_row(std::move(row));
   }

@@ -2,9 +2,12 @@
 // Aggregates records into the summary: per system × technique variant, and broken down by
 // difficulty and by database (summary.json), with the tables printed on stdout.
 
-#include <map>
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,7 +27,10 @@ public:
     std::string difficulty;  ///< set in by_difficulty()
     std::string db_id;       ///< set in by_database()
     std::size_t count = 0;
-    std::map<std::string, std::size_t> statuses;
+    /// Records per status, indexed by example_status.
+    std::array<std::size_t, example_status_count> status_counts{};
+    /// The statuses that occurred, by name in alphabetical order, with their counts.
+    std::vector<std::pair<std::string, std::size_t>> statuses() const;
     // sum and count of non-null values: EX, EXP, EXR, F1
     double sum[4] = {0, 0, 0, 0};
     std::size_t n[4] = {0, 0, 0, 0};
@@ -52,11 +58,19 @@ public:
   std::string difficulty_table(const std::string& system) const;
 
 private:
+  // A group is found by small ids of its strings: (system, technique, penalize, breakdown value).
+  using group_key = std::array<std::uint32_t, 4>;
+  struct group_key_hash {
+    std::size_t operator()(const group_key& k) const noexcept;
+  };
   struct indexed {
     std::vector<group> items;
-    std::map<std::string, std::size_t> index;
-    group& at(const std::string& key, const record& r);
+    std::unordered_map<group_key, std::size_t, group_key_hash> index;
+    group& at(const group_key& key, const record& r);
   };
+  std::uint32_t id_of(const std::string& s);
+
+  std::unordered_map<std::string, std::uint32_t> ids_;
   indexed groups_;
   indexed by_difficulty_;
   indexed by_database_;

@@ -20,6 +20,7 @@
 #include "runner/results_file.hpp"
 #include "runner/run_manifest.hpp"
 #include "runner/shared_query_cache.hpp"
+#include "runner/unit_evaluation.hpp"
 #include "runner/work_plan.hpp"
 #include "runner/worker_queries.hpp"
 
@@ -60,25 +61,6 @@ std::string hex(std::uint64_t a, std::uint64_t b) {
 
 std::string limits_text(const exec_limits& l) {
   return std::to_string(l.timeout_seconds) + "/" + std::to_string(l.max_rows) + "/" + std::to_string(l.max_bytes);
-}
-
-// The records of an example that has no prediction.
-std::vector<record> missing_prediction(const example& ex, const std::vector<std::shared_ptr<const technique>>& techniques) {
-  std::vector<record> out;
-  for (const auto& t : techniques) {
-    record r;
-    r.id = ex.id;
-    r.db_id = ex.db_id;
-    r.system = ex.system;
-    r.difficulty = ex.difficulty;
-    r.technique = t->name();
-    r.penalize_extra_pred_cols = t->penalize_extra_pred_cols();
-    r.status = example_status::pred_missing;
-    r.error = "no prediction for this example" + (ex.origin.empty() ? std::string() : " (" + ex.origin + ")");
-    r.scores = zero_scores(t->metrics());
-    out.push_back(std::move(r));
-  }
-  return out;
 }
 
 }  // namespace
@@ -217,6 +199,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   bool stop = false;
   std::exception_ptr failure;
 
+  std::atomic<std::uint64_t> shared_answers{0};
   interrupt_scope interrupts;
   const auto work = [&] {
     try {
@@ -230,12 +213,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
           if (stop || next_unit >= units.size()) return;
           u = next_unit++;
         }
-        std::vector<record> records;
-        for (const std::size_t i : units[u].examples) {
-          std::vector<record> r = examples[i].pred_missing ? missing_prediction(examples[i], techniques)
-                                                           : evaluator.evaluate(examples[i]);
-          records.insert(records.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
-        }
+        std::uint64_t shared = 0;
+        std::vector<record> records = evaluate_unit(units[u], examples, evaluator, techniques, shared);
+        shared_answers += shared;
         {
           std::lock_guard lock(mutex);
           finished.emplace(u, std::move(records));
@@ -313,6 +293,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   out.stats.pred_executed = stats.pred_executed;
   out.stats.gold_from_disk = stats.gold_from_disk;
   out.stats.reused = stats.reused;
+  out.stats.shared_answers = shared_answers;
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::debug("queries: {} gold executed, {} gold from the disk cache, {} predictions executed, {} reused", out.stats.gold_executed,
                 out.stats.gold_from_disk, out.stats.pred_executed, out.stats.reused);
@@ -325,7 +306,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
                                       {"gold_executed", out.stats.gold_executed},
                                       {"gold_from_disk_cache", out.stats.gold_from_disk},
                                       {"pred_executed", out.stats.pred_executed},
-                                      {"reused", out.stats.reused}};
+                                      {"reused", out.stats.reused},
+                                      {"shared_answers", out.stats.shared_answers}};
     manifest->write(status);
   }
   if (!abort_reason.empty()) throw run_aborted(abort_reason);

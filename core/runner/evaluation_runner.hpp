@@ -68,6 +68,8 @@ struct run_statistics {
   std::uint64_t pred_executed = 0;
   std::uint64_t gold_from_disk = 0;
   std::uint64_t reused = 0;
+  /// Examples whose answer equalled another system's answer to the same item: records copied.
+  std::uint64_t shared_answers = 0;
   std::size_t units = 0;
   std::size_t resumed_units = 0;
   unsigned jobs = 0;

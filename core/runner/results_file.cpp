@@ -69,7 +69,7 @@ results_file::~results_file() {
 void results_file::append_unit(const std::vector<record>& records) {
   std::string text;
   for (const record& r : records) {
-    text += dump_json(record_to_json(r, true));
+    append_record_json(text, r, true);
     text += '\n';
   }
   const char* p = text.data();

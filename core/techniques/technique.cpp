@@ -1,12 +1,33 @@
 #include "techniques/technique.hpp"
 
+#include <mutex>
+
 #include "errors.hpp"
 
 namespace sqlmorph::core {
+namespace {
+// A small process-wide id for a key string: techniques assembled anywhere (any worker, any
+// catalog) get the same id for the same key.
+std::uint32_t intern_key(const std::string& key) {
+  static std::mutex mutex;
+  static std::map<std::string, std::uint32_t, std::less<>> ids;
+  const std::lock_guard lock(mutex);
+  return ids.try_emplace(key, static_cast<std::uint32_t>(ids.size())).first->second;
+}
+}  // namespace
 
-const match_memo::entry& match_memo::get_or_compute(const std::string& key, const std::function<entry()>& compute) {
-  if (auto it = entries_.find(key); it != entries_.end()) return it->second;
-  return entries_.emplace(key, compute()).first->second;
+const match_memo::entry& match_memo::get_or_compute(const match_input& in, std::uint32_t matcher_id,
+                                                    const std::function<entry()>& compute) {
+  const key k{&in.gold, &in.pred, matcher_id};
+  if (auto it = entries_.find(k); it != entries_.end()) return it->second;
+  return entries_.emplace(k, compute()).first->second;
+}
+
+const std::optional<scores>& match_memo::early_or_compute(const match_input& in, std::uint32_t scorer_id,
+                                                          const std::function<std::optional<scores>()>& compute) {
+  const key k{&in.gold, &in.pred, scorer_id};
+  if (auto it = early_.find(k); it != early_.end()) return it->second;
+  return early_.emplace(k, compute()).first->second;
 }
 
 std::shared_ptr<const technique> technique::assemble(const technique_spec& spec, const component_registry& registry) {
@@ -30,8 +51,11 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
   } catch (const usage_error& e) {
     throw usage_error(who + ": " + e.what());
   }
-  t->identity_ = spec.name + "|" + t->rewriter_key_ + "|" + t->normalizer_key_ + "|" + t->matcher_key_ + "|" +
-                 registry.instance_key(scorer::kind_name, spec.scorer);
+  const std::string scorer_key = registry.instance_key(scorer::kind_name, spec.scorer);
+  t->identity_ = spec.name + "|" + t->rewriter_key_ + "|" + t->normalizer_key_ + "|" + t->matcher_key_ + "|" + scorer_key;
+  t->matcher_id_ = intern_key("matchers:" + t->matcher_key_);
+  const std::string early_key = t->scorer_->early_decision_key();
+  t->early_id_ = intern_key(early_key.empty() ? "scorer:" + scorer_key : "early:" + spec.scorer.name + ":" + early_key);
   const column_alignment::mode mode = t->columns_->produces();
   if (!t->rows_->accepts(mode)) {
     throw usage_error(who + ": row matcher '" + spec.rows.name + "' does not accept the '" +
@@ -50,9 +74,9 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
   return t;
 }
 
-scores technique::evaluate(const match_input& in, const std::string& input_key, match_memo& memo) const {
-  if (auto early = scorer_->decide_early(in)) return *early;
-  const match_memo::entry& m = memo.get_or_compute(input_key + "#" + matcher_key_, [&] {
+scores technique::evaluate(const match_input& in, match_memo& memo) const {
+  if (const auto& early = memo.early_or_compute(in, early_id_, [&] { return scorer_->decide_early(in); })) return *early;
+  const match_memo::entry& m = memo.get_or_compute(in, matcher_id_, [&] {
     match_memo::entry e;
     e.alignment = columns_->align(in);
     e.rows = rows_->match(in, e.alignment);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <sqlmorph/column_matcher.hpp>
@@ -20,20 +21,29 @@
 
 namespace sqlmorph::core {
 
-/// Alignments and row matches already computed for one example, keyed by the inputs and the
-/// matcher instances: techniques that differ only in their scorer (e.g. the two
-/// `penalize_extra_pred_cols` variants) match rows once.
+/// Early decisions, alignments and row matches already computed for one example, keyed by the
+/// result objects matched and the matcher (or scorer) instances: techniques that differ only in
+/// their scorer (e.g. the two `penalize_extra_pred_cols` variants) match rows once, and techniques
+/// whose normalizers left a result unchanged share its matches. The keys are the results'
+/// addresses, so a memo is only valid while the results it saw are alive: one memo per example.
 class match_memo {
 public:
   struct entry {
     column_alignment alignment;
     row_match rows;
   };
-  const entry& get_or_compute(const std::string& key, const std::function<entry()>& compute);
-  void clear() { entries_.clear(); }
+  const entry& get_or_compute(const match_input& in, std::uint32_t matcher_id, const std::function<entry()>& compute);
+  const std::optional<scores>& early_or_compute(const match_input& in, std::uint32_t scorer_id,
+                                                const std::function<std::optional<scores>()>& compute);
+  void clear() {
+    entries_.clear();
+    early_.clear();
+  }
 
 private:
-  std::map<std::string, entry, std::less<>> entries_;
+  using key = std::tuple<const result*, const result*, std::uint32_t>;
+  std::map<key, entry> entries_;
+  std::map<key, std::optional<scores>> early_;
 };
 
 class technique {
@@ -58,8 +68,8 @@ public:
   const std::string& identity() const noexcept { return identity_; }
 
   /// Scores one example whose (rewritten) queries both succeeded and whose results were normalized.
-  /// `input_key` identifies those inputs within `memo`.
-  scores evaluate(const match_input& in, const std::string& input_key, match_memo& memo) const;
+  /// Work already in `memo` for the same result objects is reused.
+  scores evaluate(const match_input& in, match_memo& memo) const;
 
 private:
   technique_spec spec_;
@@ -73,6 +83,8 @@ private:
   std::string normalizer_key_;
   std::string matcher_key_;
   std::string identity_;
+  std::uint32_t matcher_id_ = 0;  // matcher_key_ interned: equal ids, equal alignments and row matches
+  std::uint32_t early_id_ = 0;    // the scorer's early-decision key interned
 };
 
 }  // namespace sqlmorph::core

@@ -31,13 +31,15 @@ public:
   void clear() noexcept;
 
 private:
-  static constexpr std::size_t chunk_size = 64 * 1024;
+  static constexpr std::size_t first_chunk_size = 256;
+  static constexpr std::size_t max_chunk_size = 64 * 1024;
 
   std::vector<std::unique_ptr<char[]>> chunks_;
   char* cursor_ = nullptr;
   std::size_t left_ = 0;
   std::size_t stored_ = 0;
   std::size_t reserved_ = 0;
+  std::size_t next_chunk_ = first_chunk_size;
 };
 
 }  // namespace sqlmorph

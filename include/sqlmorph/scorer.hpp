@@ -3,6 +3,7 @@
 /// The Scorer interface: turns a row match into the technique's metrics.
 
 #include <optional>
+#include <string>
 
 #include "sqlmorph/match.hpp"
 
@@ -24,12 +25,19 @@ public:
   /// "EX = 1 means everything is 1") returns its scores and the matchers are skipped.
   std::optional<scores> decide_early(const match_input& in) const { return do_decide_early_(in); }
 
+  /// Names what `decide_early` depends on besides its input, when that is less than all of this
+  /// scorer's options: scorers of one component with equal keys make the same early decision, so
+  /// the core computes it once per example (SQLMorph's "are the row sets equal?" does not depend on
+  /// `penalize_extra_pred_cols`). Empty (the default): shared only by identically configured scorers.
+  std::string early_decision_key() const { return do_early_decision_key_(); }
+
   /// The scores. Metrics are checked to lie in [0, 1]; a scorer returning anything else is a bug
   /// reported as `std::logic_error`.
   scores score(const match_input& in, const column_alignment& columns, const row_match& rows) const;
 
 protected:
   virtual std::optional<scores> do_decide_early_(const match_input&) const { return std::nullopt; }
+  virtual std::string do_early_decision_key_() const { return {}; }
   virtual scores do_score_(const match_input& in, const column_alignment& columns,
                            const row_match& rows) const = 0;
 };

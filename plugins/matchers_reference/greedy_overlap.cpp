@@ -34,7 +34,7 @@ std::uint64_t subset_hash_seed(std::uint32_t k) { return 0x5375627365744b21ULL ^
 
 // Calls f(hash) for every k-subset of `set`.
 template <class F>
-void for_each_subset_hash(const item_set& set, std::uint32_t k, F&& f) {
+void for_each_subset_hash(item_set set, std::uint32_t k, F&& f) {
   const auto n = static_cast<std::uint32_t>(set.size());
   if (k == 0 || k > n) return;
   std::vector<std::uint32_t> idx(k);
@@ -54,7 +54,7 @@ void for_each_subset_hash(const item_set& set, std::uint32_t k, F&& f) {
 
 class engine {
 public:
-  engine(std::span<const item_set> gold, std::span<const item_set> pred, overlap_similarity similarity)
+  engine(const item_sets& gold, const item_sets& pred, overlap_similarity similarity)
       : gold_(gold), pred_(pred), similarity_(similarity), pred_removed_(pred.size(), 0) {}
 
   std::vector<overlap_pick> run() {
@@ -171,7 +171,7 @@ private:
   }
 
   // The smallest remaining predicted row of size kb sharing at least `a` items with `g`.
-  std::uint32_t smallest_partner(const item_set& g, std::uint32_t kb, std::uint32_t a) {
+  std::uint32_t smallest_partner(item_set g, std::uint32_t kb, std::uint32_t a) {
     const auto ka = static_cast<std::uint32_t>(g.size());
     if (binomial(ka, a) <= max_subsets_per_row && binomial(kb, a) <= max_subsets_per_row) {
       return smallest_by_subsets(g, kb, a);
@@ -179,11 +179,11 @@ private:
     return smallest_by_postings(g, kb, a);
   }
 
-  std::uint32_t smallest_by_subsets(const item_set& g, std::uint32_t kb, std::uint32_t a) {
+  std::uint32_t smallest_by_subsets(item_set g, std::uint32_t kb, std::uint32_t a) {
     subset_index& idx = index_for(kb, a);
     std::uint32_t best = none;
     for_each_subset_hash(g, a, [&](std::uint64_t h) {
-      const std::uint32_t s = idx.start.find(h, [](std::uint32_t) { return true; });
+      const std::uint32_t s = idx.start.find(h, [&](std::uint32_t e) { return idx.entries[e].first == h; });
       if (s == hash_slots::empty) return;
       std::uint32_t pos = s + idx.skipped[s];
       const auto n = static_cast<std::uint32_t>(idx.entries.size());
@@ -203,7 +203,7 @@ private:
     return best;
   }
 
-  std::uint32_t smallest_by_postings(const item_set& g, std::uint32_t kb, std::uint32_t a) {
+  std::uint32_t smallest_by_postings(item_set g, std::uint32_t kb, std::uint32_t a) {
     postings& p = postings_for(kb);
     // Merge the ascending row lists of g's items; the first row met `a` times wins.
     using cursor = std::tuple<std::uint32_t, const std::vector<std::uint32_t>*, std::size_t>;
@@ -227,8 +227,8 @@ private:
     return none;
   }
 
-  std::span<const item_set> gold_;
-  std::span<const item_set> pred_;
+  const item_sets& gold_;
+  const item_sets& pred_;
   overlap_similarity similarity_;
   std::vector<char> pred_removed_;
   std::map<std::uint32_t, std::vector<std::uint32_t>> pred_by_size_;
@@ -239,7 +239,7 @@ private:
 
 }  // namespace
 
-std::uint32_t overlap_size(const item_set& a, const item_set& b) noexcept {
+std::uint32_t overlap_size(item_set a, item_set b) noexcept {
   std::uint32_t n = 0;
   auto i = a.begin();
   auto j = b.begin();
@@ -255,7 +255,14 @@ std::uint32_t overlap_size(const item_set& a, const item_set& b) noexcept {
   return n;
 }
 
-std::vector<overlap_pick> greedy_overlap_match(std::span<const item_set> gold, std::span<const item_set> pred,
+void item_sets::close_set(bool distinct) {
+  const auto begin = items_.begin() + static_cast<std::ptrdiff_t>(offsets_.back());
+  std::sort(begin, items_.end());
+  if (distinct) items_.erase(std::unique(begin, items_.end()), items_.end());
+  offsets_.push_back(static_cast<std::uint32_t>(items_.size()));
+}
+
+std::vector<overlap_pick> greedy_overlap_match(const item_sets& gold, const item_sets& pred,
                                                overlap_similarity similarity) {
   if (gold.empty() || pred.empty()) return {};
   return engine(gold, pred, similarity).run();

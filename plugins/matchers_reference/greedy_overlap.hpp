@@ -13,12 +13,49 @@
 
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 namespace sqlmorph::reference {
 
 /// A row as a sorted set of distinct item ids.
-using item_set = std::vector<std::uint32_t>;
+using item_set = std::span<const std::uint32_t>;
+
+/// Many item sets in one buffer (no allocation per set): set i is items [offsets[i], offsets[i+1]).
+class item_sets {
+public:
+  item_sets() { offsets_.push_back(0); }
+
+  void reserve(std::size_t sets, std::size_t items) {
+    offsets_.reserve(sets + 1);
+    items_.reserve(items);
+  }
+  /// Adds an item to the set being built (the set after the last one closed).
+  void push_item(std::uint32_t item) {
+    if (items_.size() == max_items) throw std::length_error("item_sets: more than 2^32 - 1 items");
+    items_.push_back(item);
+  }
+  /// Closes the set being built: its items are sorted and, when `distinct`, de-duplicated.
+  void close_set(bool distinct);
+  /// Appends a copy of an already sorted set.
+  void append(item_set s) {
+    if (items_.size() + s.size() > max_items) throw std::length_error("item_sets: more than 2^32 - 1 items");
+    items_.insert(items_.end(), s.begin(), s.end());
+    offsets_.push_back(static_cast<std::uint32_t>(items_.size()));
+  }
+
+  std::size_t size() const noexcept { return offsets_.size() - 1; }
+  bool empty() const noexcept { return size() == 0; }
+  item_set operator[](std::size_t i) const noexcept {
+    return item_set(items_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]);
+  }
+  std::size_t total_items() const noexcept { return items_.size(); }
+
+private:
+  static constexpr std::size_t max_items = 0xffffffffu;
+  std::vector<std::uint32_t> items_;
+  std::vector<std::uint32_t> offsets_;
+};
 
 /// Similarity of two sets from their overlap `a` and sizes; must be strictly increasing in `a` for
 /// fixed sizes and > 0 for a >= 1. The engine compares the returned doubles exactly, as the
@@ -33,10 +70,10 @@ struct overlap_pick {
 };
 
 /// The reference greedy: picks in the order the reference makes them.
-std::vector<overlap_pick> greedy_overlap_match(std::span<const item_set> gold, std::span<const item_set> pred,
+std::vector<overlap_pick> greedy_overlap_match(const item_sets& gold, const item_sets& pred,
                                                overlap_similarity similarity);
 
 /// |a ∩ b| for sorted sets.
-std::uint32_t overlap_size(const item_set& a, const item_set& b) noexcept;
+std::uint32_t overlap_size(item_set a, item_set b) noexcept;
 
 }  // namespace sqlmorph::reference

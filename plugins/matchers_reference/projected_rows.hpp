@@ -34,7 +34,6 @@ projected_intersection intersect_projected_rows(const result& gold, const result
 /// equivalent.
 void projected_item_sets(const result& gold, std::span<const std::uint32_t> gold_rows, const result& pred,
                          std::span<const std::uint32_t> pred_rows, std::span<const column_pair> pairs,
-                         const value_equivalence& eq, std::vector<item_set>& gold_sets,
-                         std::vector<item_set>& pred_sets);
+                         const value_equivalence& eq, item_sets& gold_sets, item_sets& pred_sets);
 
 }  // namespace sqlmorph::reference

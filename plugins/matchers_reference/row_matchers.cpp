@@ -1,6 +1,7 @@
 #include "row_matchers.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 #include <sqlmorph/hash.hpp>
@@ -35,7 +36,8 @@ void set_cell_totals(row_match& out, const result& gold, const result& pred, std
 value_equivalence equivalence_of(const std::shared_ptr<const cell_matcher>& cells, const char* who) {
   if (!cells || dynamic_cast<const exact_cells*>(cells.get()) != nullptr) return value_equivalence();
   if (!cells->is_equivalence()) {
-    throw std::invalid_argument(std::string(who) + " needs a cell matcher that is an equivalence (such as 'exact')");
+    throw std::invalid_argument(std::string(who) +
+                                " needs a cell matcher that is an equivalence (such as 'exact')");
   }
   return value_equivalence(cells);
 }
@@ -56,21 +58,22 @@ row_match set_equality_rows::do_match_(const match_input& in, const column_align
     out.equivalent = false;  // some column has no counterpart: rows differ in width or content
     return out;
   }
-  tuple_interner tuples(eq_, k, in.gold.row_count() + in.pred.row_count());
+  const auto read = [&](std::uint64_t key, std::size_t p) -> const value& {
+    return key_side(key) == 0 ? in.gold.cell(key_row(key), columns.pairs[p].gold)
+                              : in.pred.cell(key_row(key), columns.pairs[p].pred);
+  };
+  tuple_interner tuples(eq_, k, read, std::max(in.gold.row_count(), in.pred.row_count()));
   std::vector<char> in_gold;
   std::vector<char> in_pred;
-  const auto mark = [&](const result& r, bool gold, std::vector<char>& seen) {
+  const auto mark = [&](const result& r, int side, std::vector<char>& seen) {
     for (std::size_t row = 0; row < r.row_count(); ++row) {
-      const auto cells = r.row(row);
-      const auto id = tuples.intern([&](std::size_t p) -> const value& {
-        return cells[gold ? columns.pairs[p].gold : columns.pairs[p].pred];
-      });
+      const auto id = tuples.intern(tuple_key(side, row));
       if (id >= seen.size()) seen.resize(id + 1, 0);
       seen[id] = 1;
     }
   };
-  mark(in.gold, true, in_gold);
-  mark(in.pred, false, in_pred);
+  mark(in.gold, 0, in_gold);
+  mark(in.pred, 1, in_pred);
   in_gold.resize(tuples.size(), 0);
   in_pred.resize(tuples.size(), 0);
   out.equivalent = in_gold == in_pred;
@@ -111,10 +114,10 @@ row_match greedy_partial_rows::do_match_(const match_input& in, const column_ali
     // Accumulated exactly as the reference does: the exact part as an integer, then each greedy
     // pick's (equal cells / |common|) · |common| in pick order.
     double matched = static_cast<double>(k * common.common_rows);
-    std::vector<item_set> gold_sets;
-    std::vector<item_set> pred_sets;
-    projected_item_sets(in.gold, common.gold_leftover, in.pred, common.pred_leftover, columns.pairs, eq_, gold_sets,
-                        pred_sets);
+    item_sets gold_sets;
+    item_sets pred_sets;
+    projected_item_sets(in.gold, common.gold_leftover, in.pred, common.pred_leftover, columns.pairs, eq_,
+                        gold_sets, pred_sets);
     for (const overlap_pick& pick : greedy_overlap_match(gold_sets, pred_sets, &share_of_positions)) {
       matched += static_cast<double>(pick.overlap) / kd * kd;
     }
@@ -133,11 +136,13 @@ row_match greedy_partial_rows::do_match_(const match_input& in, const column_ali
   for (std::uint32_t g = 0; g < in.gold.row_count(); ++g) {
     for (std::uint32_t p = 0; p < in.pred.row_count(); ++p) {
       double sum = 0;
-      for (const column_pair& c : columns.pairs) sum += cells_->similarity(in.gold.cell(g, c.gold), in.pred.cell(p, c.pred));
+      for (const column_pair& c : columns.pairs)
+        sum += cells_->similarity(in.gold.cell(g, c.gold), in.pred.cell(p, c.pred));
       if (sum > 0) pairs.push_back({sum / kd, g, p});
     }
   }
-  std::stable_sort(pairs.begin(), pairs.end(), [](const scored_pair& a, const scored_pair& b) { return a.score > b.score; });
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [](const scored_pair& a, const scored_pair& b) { return a.score > b.score; });
   std::vector<char> gold_used(in.gold.row_count(), 0);
   std::vector<char> pred_used(in.pred.row_count(), 0);
   double matched = 0;
@@ -152,88 +157,130 @@ row_match greedy_partial_rows::do_match_(const match_input& in, const column_ali
 
 // --- value_set_partial ----------------------------------------------------------------------
 
-row_match value_set_partial_rows::do_match_(const match_input& in, const column_alignment&) const {
-  // Each row becomes the set of str() of its values, as interned token ids. Tokens are kept in one
-  // buffer (`tokens`, with `token_end` offsets) and found through their hash.
-  std::string tokens;
-  std::vector<std::size_t> token_end;
-  hash_slots token_ids(in.gold.cells().size() + in.pred.cells().size());
+namespace {
+
+// True when str(a) == str(b), given `a_text` = str(a). Values of one kind compare directly (floats by
+// bits, as repr tells every double apart except NaNs, which all print "nan"); only values of
+// different kinds (1 and "1") are rendered.
+bool same_python_str(const value& a, std::string_view a_text, const value& b, std::string& scratch) {
+  if (a.kind() == b.kind()) {
+    switch (a.kind()) {
+      case value_kind::null:
+        return true;
+      case value_kind::integer:
+        return a.as_integer() == b.as_integer();
+      case value_kind::real: {
+        const double x = a.as_real();
+        const double y = b.as_real();
+        return (x != x && y != y) || std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
+      }
+      default:
+        return a.bytes() == b.bytes();
+    }
+  }
+  scratch.clear();
+  append_python_str(scratch, b);
+  return scratch == a_text;
+}
+
+// Every row as the set of str() of its values, as token ids shared by both results. A token is
+// remembered by the first cell that produced it (8 bytes), not by its text.
+void python_str_item_sets(const result& gold, const result& pred, item_sets& gold_sets,
+                          item_sets& pred_sets) {
+  std::vector<const value*> first_cell;
+  hash_slots token_ids(std::max(gold.row_count(), pred.row_count()));  // grows as tokens appear
   std::string text;
-  const auto token_of = [&](std::uint32_t id) {
-    const std::size_t begin = id == 0 ? 0 : token_end[id - 1];
-    return std::string_view(tokens).substr(begin, token_end[id] - begin);
-  };
-  const auto sets_of = [&](const result& r) {
-    std::vector<item_set> sets(r.row_count());
+  std::string scratch;
+  const auto build = [&](const result& r, item_sets& sets) {
+    sets.reserve(r.row_count(), r.cells().size());
     for (std::size_t row = 0; row < r.row_count(); ++row) {
-      item_set& s = sets[row];
       for (const value& v : r.row(row)) {
         text.clear();
         append_python_str(text, v);
         const std::uint64_t h = hash_bytes(text);
-        std::uint32_t id = token_ids.find(h, [&](std::uint32_t known) { return token_of(known) == text; });
+        std::uint32_t id = token_ids.find(
+            h, [&](std::uint32_t known) { return same_python_str(v, text, *first_cell[known], scratch); });
         if (id == hash_slots::empty) {
-          id = static_cast<std::uint32_t>(token_end.size());
-          tokens += text;
-          token_end.push_back(tokens.size());
+          id = static_cast<std::uint32_t>(first_cell.size());
+          first_cell.push_back(&v);
           token_ids.insert(h, id);
         }
-        s.push_back(id);
+        sets.push_item(id);
       }
-      std::sort(s.begin(), s.end());
-      s.erase(std::unique(s.begin(), s.end()), s.end());
+      sets.close_set(true);
     }
-    return sets;
   };
-  const std::vector<item_set> gold = sets_of(in.gold);
-  const std::vector<item_set> pred = sets_of(in.pred);
+  build(gold, gold_sets);
+  build(pred, pred_sets);
+}
+
+}  // namespace
+
+row_match value_set_partial_rows::do_match_(const match_input& in, const column_alignment&) const {
+  item_sets gold;
+  item_sets pred;
+  python_str_item_sets(in.gold, in.pred, gold, pred);  // the token index is freed before matching
 
   row_match out;
-  for (const item_set& s : gold) out.counts.gold_cells += static_cast<double>(s.size());
-  for (const item_set& s : pred) out.counts.pred_cells += static_cast<double>(s.size());
+  out.counts.gold_cells = static_cast<double>(gold.total_items());
+  out.counts.pred_cells = static_cast<double>(pred.total_items());
 
   // Phase A: each gold row, in order, takes the first unused predicted row with an equal set.
-  // Predicted rows are grouped by set (groups in order of first appearance, rows ascending).
-  const auto set_hash = [](const item_set& s) {
+  // Predicted rows are grouped by set: groups numbered in order of first appearance, and each
+  // group's rows, ascending, in one array (`members`, group g at [group_start[g], group_start[g+1])).
+  const auto set_hash = [](item_set s) {
     std::uint64_t h = 0x736574ULL ^ s.size();
     for (const std::uint32_t item : s) h = hash_combine(h, item);
     return h;
   };
-  hash_slots group_of(pred.size());
-  std::vector<std::vector<std::uint32_t>> groups;
+  std::vector<std::uint32_t> group_first;  // group -> its first predicted row
+  std::vector<std::uint32_t> group_of_row(pred.size());
+  hash_slots group_index(pred.size());
   for (std::uint32_t j = 0; j < pred.size(); ++j) {
     const std::uint64_t h = set_hash(pred[j]);
-    std::uint32_t g = group_of.find(h, [&](std::uint32_t known) { return pred[groups[known].front()] == pred[j]; });
+    std::uint32_t g = group_index.find(
+        h, [&](std::uint32_t known) { return std::ranges::equal(pred[group_first[known]], pred[j]); });
     if (g == hash_slots::empty) {
-      g = static_cast<std::uint32_t>(groups.size());
-      groups.emplace_back();
-      group_of.insert(h, g);
+      g = static_cast<std::uint32_t>(group_first.size());
+      group_first.push_back(j);
+      group_index.insert(h, g);
     }
-    groups[g].push_back(j);
+    group_of_row[j] = g;
   }
-  std::vector<std::size_t> next_in_group(groups.size(), 0);
+  std::vector<std::uint32_t> group_start(group_first.size() + 1, 0);
+  for (const std::uint32_t g : group_of_row) ++group_start[g + 1];
+  for (std::size_t g = 0; g < group_first.size(); ++g) group_start[g + 1] += group_start[g];
+  std::vector<std::uint32_t> members(pred.size());
+  {
+    std::vector<std::uint32_t> fill(group_start.begin(), group_start.end() - 1);
+    for (std::uint32_t j = 0; j < pred.size(); ++j) members[fill[group_of_row[j]]++] = j;
+  }
+  group_of_row = {};
+  std::vector<std::uint32_t> next_in_group(group_start.begin(), group_start.end() - 1);
   std::vector<char> gold_done(gold.size(), 0);
   std::vector<char> pred_done(pred.size(), 0);
   std::uint64_t credit = 0;
   for (std::uint32_t i = 0; i < gold.size(); ++i) {
-    const std::uint32_t g =
-        group_of.find(set_hash(gold[i]), [&](std::uint32_t known) { return pred[groups[known].front()] == gold[i]; });
-    if (g == hash_slots::empty || next_in_group[g] == groups[g].size()) continue;
-    pred_done[groups[g][next_in_group[g]++]] = 1;
+    const std::uint32_t g = group_index.find(set_hash(gold[i]), [&](std::uint32_t known) {
+      return std::ranges::equal(pred[group_first[known]], gold[i]);
+    });
+    if (g == hash_slots::empty || next_in_group[g] == group_start[g + 1]) continue;
+    pred_done[members[next_in_group[g]++]] = 1;
     gold_done[i] = 1;
     credit += gold[i].size();
   }
 
   // Phase B: leftovers in their original order, greedily by Jaccard similarity.
-  std::vector<item_set> gold_left;
-  std::vector<item_set> pred_left;
+  item_sets gold_left;
+  item_sets pred_left;
   for (std::uint32_t i = 0; i < gold.size(); ++i) {
-    if (!gold_done[i]) gold_left.push_back(gold[i]);
+    if (!gold_done[i]) gold_left.append(gold[i]);
   }
   for (std::uint32_t j = 0; j < pred.size(); ++j) {
-    if (!pred_done[j]) pred_left.push_back(pred[j]);
+    if (!pred_done[j]) pred_left.append(pred[j]);
   }
-  for (const overlap_pick& pick : greedy_overlap_match(gold_left, pred_left, &jaccard)) credit += pick.overlap;
+  for (const overlap_pick& pick : greedy_overlap_match(gold_left, pred_left, &jaccard))
+    credit += pick.overlap;
 
   out.counts.matched = static_cast<double>(credit);
   out.counts.pred_cells_aligned = static_cast<double>(credit);
@@ -249,7 +296,8 @@ permutation_equivalence_rows::order_rule parse_order_rule(const std::string& s) 
   if (s == "sql_tokens") return rule::sql_tokens;
   if (s == "never") return rule::never;
   if (s == "always") return rule::always;
-  throw std::invalid_argument("order_rule must be sql_substring, sql_tokens, never or always, not '" + s + "'");
+  throw std::invalid_argument("order_rule must be sql_substring, sql_tokens, never or always, not '" + s +
+                              "'");
 }
 
 bool contains_order_by_substring(std::string_view sql) {
@@ -277,10 +325,18 @@ permutation_equivalence_rows::permutation_equivalence_rows(const option_values& 
 row_match permutation_equivalence_rows::do_match_(const match_input& in, const column_alignment&) const {
   bool order_matters = false;
   switch (order_) {
-    case order_rule::sql_substring: order_matters = contains_order_by_substring(in.gold_sql); break;
-    case order_rule::sql_tokens: order_matters = has_top_level_order_by(in.gold_sql); break;
-    case order_rule::never: order_matters = false; break;
-    case order_rule::always: order_matters = true; break;
+    case order_rule::sql_substring:
+      order_matters = contains_order_by_substring(in.gold_sql);
+      break;
+    case order_rule::sql_tokens:
+      order_matters = has_top_level_order_by(in.gold_sql);
+      break;
+    case order_rule::never:
+      order_matters = false;
+      break;
+    case order_rule::always:
+      order_matters = true;
+      break;
   }
   row_match out;
   out.extra.push_back({"order_matters", order_matters});
@@ -298,47 +354,57 @@ row_match permutation_equivalence_rows::do_match_(const match_input& in, const c
   return out;
 }
 
-bool spider_quick_reject_passes(const result& gold, const result& pred, bool ordered, const value_equivalence& eq) {
-  // unorder_row: values sorted (stably) by str(v) + str(type(v)).
-  const auto unordered_rows = [](const result& r) {
-    std::vector<value> out;
-    out.reserve(r.cells().size());
-    std::vector<std::pair<std::string, std::size_t>> keys(r.column_count());
+bool spider_quick_reject_passes(const result& gold, const result& pred, bool ordered,
+                                const value_equivalence& eq) {
+  // unorder_row: each row's values sorted (stably) by str(v) + str(type(v)). The sorted rows are
+  // kept as column orders (one small index per cell), not as copies of the values.
+  const std::size_t width = gold.column_count();
+  const std::size_t rows = gold.row_count();
+  const auto unordered_rows = [width](const result& r) {
+    std::vector<std::uint16_t> order(r.row_count() * width);
+    std::vector<std::pair<std::string, std::uint16_t>> keys(width);
     for (std::size_t row = 0; row < r.row_count(); ++row) {
       const auto cells = r.row(row);
-      for (std::size_t c = 0; c < cells.size(); ++c) {
+      for (std::size_t c = 0; c < width; ++c) {
         keys[c].first.clear();
         append_python_str(keys[c].first, cells[c]);
         keys[c].first += python_type_name(cells[c].kind());
-        keys[c].second = c;
+        keys[c].second = static_cast<std::uint16_t>(c);
       }
-      std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (const auto& k : keys) out.push_back(cells[k.second]);
+      std::stable_sort(keys.begin(), keys.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t c = 0; c < width; ++c) order[row * width + c] = keys[c].second;
     }
-    return out;
+    return order;
   };
-  const std::size_t width = gold.column_count();
-  const std::vector<value> g = unordered_rows(gold);
-  const std::vector<value> p = unordered_rows(pred);
-  const std::size_t rows = gold.row_count();
+  if (pred.column_count() != width || pred.row_count() != rows) return false;
+  if (width > 0xffff) return true;  // no quick verdict for absurdly wide results; the full check decides
+  const std::vector<std::uint16_t> g = unordered_rows(gold);
+  const std::vector<std::uint16_t> p = unordered_rows(pred);
+  const auto read = [&](std::uint64_t key, std::size_t c) -> const value& {
+    const std::size_t row = key_row(key);
+    return key_side(key) == 0 ? gold.cell(row, g[row * width + c]) : pred.cell(row, p[row * width + c]);
+  };
   if (ordered) {
-    for (std::size_t i = 0; i < g.size(); ++i) {
-      if (!eq.equal(g[i], p[i])) return false;
+    for (std::size_t row = 0; row < rows; ++row) {
+      for (std::size_t c = 0; c < width; ++c) {
+        if (!eq.equal(read(tuple_key(0, row), c), read(tuple_key(1, row), c))) return false;
+      }
     }
     return true;
   }
-  tuple_interner tuples(eq, width, 2 * rows);
+  tuple_interner tuples(eq, width, read, rows);
   std::vector<char> in_gold;
   std::vector<char> in_pred;
-  const auto mark = [&](const std::vector<value>& cells, std::vector<char>& seen) {
+  const auto mark = [&](int side, std::vector<char>& seen) {
     for (std::size_t row = 0; row < rows; ++row) {
-      const auto id = tuples.intern([&](std::size_t c) -> const value& { return cells[row * width + c]; });
+      const auto id = tuples.intern(tuple_key(side, row));
       if (id >= seen.size()) seen.resize(id + 1, 0);
       seen[id] = 1;
     }
   };
-  mark(g, in_gold);
-  mark(p, in_pred);
+  mark(0, in_gold);
+  mark(1, in_pred);
   in_gold.resize(tuples.size(), 0);
   in_pred.resize(tuples.size(), 0);
   return in_gold == in_pred;

@@ -17,6 +17,8 @@ public:
 
 protected:
   std::optional<scores> do_decide_early_(const match_input& in) const override;
+  // The early decision (are the row sets equal?) does not depend on penalize_extra_pred_cols.
+  std::string do_early_decision_key_() const override { return "rows_set_equal"; }
   scores do_score_(const match_input& in, const column_alignment& columns, const row_match& rows) const override;
 
 private:

@@ -149,6 +149,60 @@ TEST_CASE("each distinct query executes once per run, gold queries once for all 
   CHECK(stats["gold_executed"].get<std::size_t>() > gold.size() * 9 / 10);
 }
 
+TEST_CASE("identical answers of several systems are evaluated once; a system's records do not depend on the others") {
+  if (test::skip_without_shared("shared answers")) return;
+  const auto spider = *test::shared_dir() / "benchmarks/spider-dev";
+  const auto preds = spider / "predictions/nl2sql360";
+  test::temp_dir dir;
+  const auto run = [&](const std::vector<std::string>& systems, const std::filesystem::path& out) {
+    std::vector<std::string> args = {"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
+                                     (spider / "dev_gold.sql").string(), "--db-root", (spider / "database").string(),
+                                     "--techniques", "execution_accuracy,exact_column_and_partial_cell,no_column_and_partial_cell,test_suite,malloy",
+                                     "--penalize-extra-pred-cols", "both", "--out", out.string()};
+    for (const std::string& s : systems) {
+      args.push_back("--pred");
+      args.push_back(s + "=" + (preds / (s + ".sql")).string());
+    }
+    REQUIRE(run_sqlmorph(args).exit_code == 0);
+  };
+  // Two checkpoints of one model: many identical answers.
+  run({"CodeLlama-7B-2000"}, dir.path() / "alone");
+  run({"CodeLlama-7B-1000", "CodeLlama-7B-2000"}, dir.path() / "together");
+  // The second system's records, alone and next to the first, are the same (timings aside).
+  std::string alone;
+  for (json j : read_jsonl(dir.path() / "alone/results.jsonl")) {
+    j.erase("gold_ms");
+    j.erase("pred_ms");
+    alone += j.dump() + "\n";
+  }
+  std::string together;
+  for (json j : read_jsonl(dir.path() / "together/results.jsonl")) {
+    if (j["system"] != "CodeLlama-7B-2000") continue;
+    j.erase("gold_ms");
+    j.erase("pred_ms");
+    together += j.dump() + "\n";
+  }
+  CHECK(together == alone);
+  // Many of its answers equal the first system's (same item, same SQL): those were not evaluated again.
+  std::vector<std::string> a;
+  std::vector<std::string> b;
+  for (const auto& [file, lines] : {std::pair{"CodeLlama-7B-1000.sql", &a}, std::pair{"CodeLlama-7B-2000.sql", &b}}) {
+    std::ifstream in(preds / file);
+    for (std::string line; std::getline(in, line);) lines->push_back(line);
+  }
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    const auto trim = [](std::string x) {
+      const auto first = x.find_first_not_of(" \t\r");
+      return first == std::string::npos ? std::string() : x.substr(first, x.find_last_not_of(" \t\r") - first + 1);
+    };
+    same += !trim(a[i]).empty() && trim(a[i]) == trim(b[i]);
+  }
+  CHECK(same > 100);
+  CHECK(run_json(dir.path() / "together")["statistics"]["shared_answers"].get<std::size_t>() == same);
+  CHECK(run_json(dir.path() / "alone")["statistics"]["shared_answers"].get<std::size_t>() == 0);
+}
+
 TEST_CASE("gold and predicted queries have their own time limits, enforced by the engine") {
   test::temp_dir dir;
   const std::string slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";

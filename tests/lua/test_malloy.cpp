@@ -60,7 +60,7 @@ struct malloy_fixture {
       p = n->normalize(p);
     }
     core::match_memo memo;
-    return *t->evaluate(match_input{g, p, gold_sql, "SELECT y"}, "k", memo).ex;
+    return *t->evaluate(match_input{g, p, gold_sql, "SELECT y"}, memo).ex;
   }
 };
 

@@ -4,9 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <numeric>
 #include <random>
 
+#include <sqlmorph/normalizer.hpp>
 #include <sqlmorph/sql_rewriter.hpp>
 
 #include "reference_oracles.hpp"
@@ -20,7 +22,7 @@ namespace {
 scores evaluate(const std::shared_ptr<const core::technique>& t, const result& g, const result& p,
                 std::string_view gold_sql = "SELECT", std::string_view pred_sql = "SELECT") {
   core::match_memo memo;
-  return t->evaluate(match_input{g, p, gold_sql, pred_sql}, "k", memo);
+  return t->evaluate(match_input{g, p, gold_sql, pred_sql}, memo);
 }
 
 // Random results over a small pool of values, so rows collide, repeat and half-match often.
@@ -99,6 +101,17 @@ TEST_CASE("no-column technique equals the reference loops on random results") {
     check_close(evaluate(t, g, p), oracle::sqlmorph_no_column(g, p, true));
     check_close(evaluate(f, g, p), oracle::sqlmorph_no_column(g, p, false));
   }
+}
+
+TEST_CASE("no-column technique: values are the same item exactly when their str() is the same") {
+  const auto t = test::technique("no_column_and_partial_cell", true);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // str(): 1 == "1", 1.0 == "1.0", NaN == NaN ("nan"), None == "None"; 1 != 1.0, -0.0 != 0.0.
+  const result g = make_result({"a"}, {{1}, {1.0}, {nan}, {nullptr}, {-0.0}, {2}});
+  const result p = make_result({"a"}, {{"1"}, {"1.0"}, {-nan}, {"None"}, {0.0}, {2.0}});
+  const scores got = evaluate(t, g, p);
+  check_close(got, oracle::sqlmorph_no_column(g, p, true));
+  CHECK(*got.exp == doctest::Approx(4.0 / 6.0));
 }
 
 TEST_CASE("partial matching on wide rows (posting-list path) equals the reference loops") {
@@ -275,4 +288,41 @@ TEST_CASE("the official rewrites: DISTINCT removed as tokens, spaced operators f
   CHECK_FALSE(remove->rewrite("  \n", query_role::pred).ok);
   CHECK(rw(ops, "a > = 1 AND b < = 2 AND c ! = 3") == "a >= 1 AND b <= 2 AND c != 3");
   CHECK(rw(year, "SELECT year(curdate()) - 2000, YEAR ( CURDATE ( ) )  + 1") == "SELECT 2020- 2000, 2020+ 1");
+}
+
+TEST_CASE("normalizers copy a result only when a value changes, from the first value that does") {
+  const auto& reg = test::registry();
+  const auto numbers = reg.create<normalizer>(core::component_spec("numbers_from_text").with("trim", true));
+  const auto fold = reg.create<normalizer>(core::component_spec("case_fold"));
+  // Nothing to change: no copy, and normalize() still gives an equal result.
+  std::vector<std::vector<test::cell>> rows;
+  for (int i = 0; i < 10000; ++i) rows.push_back({i, "name_" + std::to_string(i), i / 4.0, nullptr});
+  const result plain = make_result({"id", "name", "score", "none"}, rows);
+  CHECK_FALSE(numbers->normalize_if_changed(plain).has_value());
+  CHECK_FALSE(fold->normalize_if_changed(plain).has_value());
+  const result same = numbers->normalize(plain);
+  REQUIRE(same.row_count() == plain.row_count());
+  CHECK(same.cell(9999, 1).bytes() == "name_9999");
+
+  // A change deep inside: every value before it copied, the changed one normalized, the rest too.
+  rows[7000][1] = " 42 ";
+  rows[9000][1] = "3.5";
+  const result mixed = make_result({"id", "name", "score", "none"}, rows);
+  const std::optional<result> changed = numbers->normalize_if_changed(mixed);
+  REQUIRE(changed.has_value());
+  REQUIRE(changed->row_count() == mixed.row_count());
+  CHECK(changed->column_names() == mixed.column_names());
+  CHECK(changed->cell(6999, 1).bytes() == "name_6999");
+  CHECK(changed->cell(7000, 1).kind() == value_kind::integer);
+  CHECK(changed->cell(7000, 1).as_integer() == 42);
+  CHECK(changed->cell(9000, 1).kind() == value_kind::real);
+  CHECK(changed->cell(9999, 2).as_real() == 9999 / 4.0);
+  CHECK(changed->cell(9999, 3).kind() == value_kind::null);
+
+  // The first value already changes.
+  const result upper = make_result({"n"}, {{"ABC"}, {"abc"}});
+  const std::optional<result> folded = fold->normalize_if_changed(upper);
+  REQUIRE(folded.has_value());
+  CHECK(folded->cell(0, 0).bytes() == "abc");
+  CHECK(folded->cell(1, 0).bytes() == "abc");
 }

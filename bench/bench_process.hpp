@@ -1,0 +1,47 @@
+#pragma once
+// Running a command for a benchmark: wall time and peak resident memory of the child.
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace sqlmorph::bench {
+
+struct process_run {
+  int exit_code = -1;
+  double seconds = 0;
+  long peak_rss_kb = 0;
+};
+
+/// Runs `args` (argv[0] is the program), stdout and stderr discarded.
+inline process_run run_process(const std::vector<std::string>& args) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    if (std::freopen("/dev/null", "w", stdout) == nullptr ||
+        std::freopen("/dev/null", "w", stderr) == nullptr)
+      ::_exit(127);
+    ::execvp(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  ::wait4(pid, &status, 0, &usage);
+  process_run r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.peak_rss_kb = usage.ru_maxrss;
+  return r;
+}
+
+}  // namespace sqlmorph::bench

@@ -1,0 +1,77 @@
+#include "runner/unit_evaluation.hpp"
+
+#include <string_view>
+#include <unordered_map>
+
+namespace sqlmorph::core {
+namespace {
+
+// Everything an evaluation reads from its example (beyond its labels) is equal.
+bool same_evaluation(const example& a, const example& b) {
+  return a.pred == b.pred && a.gold == b.gold && a.db == b.db && a.question == b.question && a.evidence == b.evidence;
+}
+
+void label(record& r, const example& ex) {
+  r.id = ex.id;
+  r.db_id = ex.db_id;
+  r.system = ex.system;
+  r.difficulty = ex.difficulty;
+}
+
+}  // namespace
+
+std::vector<record> missing_prediction(const example& ex, const std::vector<std::shared_ptr<const technique>>& techniques) {
+  std::vector<record> out;
+  for (const auto& t : techniques) {
+    record r;
+    label(r, ex);
+    r.technique = t->name();
+    r.penalize_extra_pred_cols = t->penalize_extra_pred_cols();
+    r.status = example_status::pred_missing;
+    r.error = "no prediction for this example" + (ex.origin.empty() ? std::string() : " (" + ex.origin + ")");
+    r.scores = zero_scores(t->metrics());
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples, example_evaluator& evaluator,
+                                  const std::vector<std::shared_ptr<const technique>>& techniques,
+                                  std::uint64_t& shared_answers) {
+  std::vector<record> records;
+  // Evaluated examples of this unit by predicted SQL: (example index, position of its first record).
+  std::unordered_map<std::string_view, std::vector<std::pair<std::size_t, std::size_t>>> answered;
+  for (const std::size_t i : unit.examples) {
+    const example& ex = examples[i];
+    if (ex.pred_missing) {
+      std::vector<record> r = missing_prediction(ex, techniques);
+      records.insert(records.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+      continue;
+    }
+    auto& same_pred = answered[ex.pred];
+    const std::pair<std::size_t, std::size_t>* earlier = nullptr;
+    for (const auto& candidate : same_pred) {
+      if (same_evaluation(examples[candidate.first], ex)) {
+        earlier = &candidate;
+        break;
+      }
+    }
+    if (earlier != nullptr) {
+      const std::size_t first = earlier->second;
+      const std::size_t count = techniques.size();
+      for (std::size_t k = 0; k < count; ++k) {
+        record copy = records[first + k];
+        label(copy, ex);
+        records.push_back(std::move(copy));
+      }
+      ++shared_answers;
+      continue;
+    }
+    same_pred.push_back({i, records.size()});
+    std::vector<record> r = evaluator.evaluate(ex);
+    records.insert(records.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+  }
+  return records;
+}
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,28 @@
+#pragma once
+// Evaluating one unit of work — every system's answer to one benchmark item. Systems often give
+// the same answer: an example whose database, queries, question and evidence equal an earlier
+// example of the unit is not evaluated again; it gets copies of that example's records, relabelled
+// with its own id and system. A run's cost then follows the distinct answers, not systems × techniques.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "eval/example.hpp"
+#include "eval/example_evaluator.hpp"
+#include "eval/record.hpp"
+#include "runner/work_plan.hpp"
+#include "techniques/technique.hpp"
+
+namespace sqlmorph::core {
+
+/// The records of an example whose prediction file has nothing for it (status pred_missing).
+std::vector<record> missing_prediction(const example& ex, const std::vector<std::shared_ptr<const technique>>& techniques);
+
+/// The unit's records, example by example in the unit's order, techniques in `techniques` order.
+/// `shared_answers` counts the examples that got copies of an identical earlier answer's records.
+std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples, example_evaluator& evaluator,
+                                  const std::vector<std::shared_ptr<const technique>>& techniques,
+                                  std::uint64_t& shared_answers);
+
+}  // namespace sqlmorph::core
