@@ -18,6 +18,7 @@
 #include "sqlmorph/scorer.hpp"
 #include "sqlmorph/sql_lexer.hpp"
 #include "sqlmorph/sql_rewriter.hpp"
+#include "sqlmorph/statement_gate.hpp"
 #include "sqlmorph/unicode.hpp"
 #include "sqlmorph/value.hpp"
 #include "sqlmorph/version.hpp"

@@ -1,5 +1,6 @@
 #include "test_support.hpp"
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -185,6 +186,110 @@ command_result run_sqlmorph(const std::vector<std::string>& args, const std::fil
   r.out = file_bytes(out_file);
   r.err = file_bytes(err_file);
   return r;
+}
+
+}  // namespace sqlmorph::test
+
+namespace sqlmorph::test {
+namespace {
+
+std::string pg_quote(const std::string& s) {
+  std::string out = "'";
+  for (const char c : s) {
+    if (c == '\'' || c == '\\') out += c;
+    out += c;
+  }
+  return out + "'";
+}
+
+struct pg_connection {
+  PGconn* conn;
+  explicit pg_connection(const std::string& dbname) : conn(PQconnectdb(postgres().conninfo(dbname).c_str())) {
+    if (PQstatus(conn) != CONNECTION_OK) {
+      const std::string message = PQerrorMessage(conn);
+      PQfinish(conn);
+      throw std::runtime_error("test PostgreSQL server: cannot connect to " + dbname + ": " + message);
+    }
+  }
+  ~pg_connection() { PQfinish(conn); }
+  pg_connection(const pg_connection&) = delete;
+  pg_connection& operator=(const pg_connection&) = delete;
+};
+
+}  // namespace
+
+std::string postgres_server::conninfo(const std::string& dbname, const std::string& user) const {
+  return "host=" + pg_quote(host) + " port=" + std::to_string(port) + " dbname=" + pg_quote(dbname) +
+         " user=" + pg_quote(user.empty() ? superuser : user);
+}
+
+const postgres_server& postgres() {
+  static const postgres_server server = [] {
+    const auto state = build_dir() / "test-servers" / "postgres.env";
+    std::ifstream in(state);
+    if (!in) {
+      throw std::runtime_error("the test PostgreSQL server is not running (" + state.string() +
+                               " is missing): run the tests through ctest, whose fixture 'servers: start postgres' "
+                               "starts it, or run tests/servers/postgres.sh start " + state.string());
+    }
+    postgres_server s;
+    for (std::string line; std::getline(in, line);) {
+      const auto eq = line.find('=');
+      if (eq == std::string::npos) continue;
+      const std::string key = line.substr(0, eq);
+      const std::string value = line.substr(eq + 1);
+      if (key == "PG_HOST") s.host = value;
+      if (key == "PG_PORT") s.port = std::stoi(value);
+      if (key == "PG_SUPERUSER") s.superuser = value;
+    }
+    if (s.host.empty() || s.superuser.empty()) throw std::runtime_error("malformed " + state.string());
+    return s;
+  }();
+  return server;
+}
+
+void pg_exec(const std::string& dbname, const std::string& sql) {
+  pg_connection c(dbname);
+  PGresult* r = PQexec(c.conn, sql.c_str());
+  const ExecStatusType status = PQresultStatus(r);
+  const std::string message = PQresultErrorMessage(r);
+  PQclear(r);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    throw std::runtime_error("test PostgreSQL server: " + message + " (in: " + sql.substr(0, 200) + ")");
+  }
+}
+
+std::string pg_value(const std::string& dbname, const std::string& sql) {
+  pg_connection c(dbname);
+  PGresult* r = PQexec(c.conn, sql.c_str());
+  if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+    const std::string message = PQresultErrorMessage(r);
+    PQclear(r);
+    throw std::runtime_error("test PostgreSQL server: " + message + " (in: " + sql.substr(0, 200) + ")");
+  }
+  std::string out = PQntuples(r) > 0 && !PQgetisnull(r, 0, 0) ? PQgetvalue(r, 0, 0) : "";
+  PQclear(r);
+  return out;
+}
+
+void pg_recreate_database(const std::string& dbname) {
+  pg_exec("postgres", "DROP DATABASE IF EXISTS \"" + dbname + "\" WITH (FORCE)");
+  pg_exec("postgres", "CREATE DATABASE \"" + dbname + "\" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'");
+}
+
+void pg_grant_reader(const std::string& dbname) {
+  pg_exec("postgres",
+          "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'sqlmorph_reader') THEN "
+          "CREATE ROLE sqlmorph_reader LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE; END IF; END $$");
+  pg_exec(dbname, "GRANT USAGE ON SCHEMA public TO sqlmorph_reader; "
+                  "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sqlmorph_reader; "
+                  "REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+}
+
+void use_test_odbc_config() {
+  const auto dir = build_dir() / "test-servers" / "odbc";
+  ::setenv("ODBCSYSINI", dir.c_str(), 1);
+  ::setenv("ODBCINI", (dir / "odbc.ini").c_str(), 1);
 }
 
 }  // namespace sqlmorph::test

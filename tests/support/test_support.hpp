@@ -75,6 +75,31 @@ void create_sqlite(const std::filesystem::path& file, const std::string& sql);
 /// SHA-256-free but collision-safe enough byte comparison helper: the file's bytes.
 std::string file_bytes(const std::filesystem::path& file);
 
+/// The throwaway PostgreSQL cluster the test fixture started (tests/servers/postgres.sh): where
+/// its socket is and who its superuser is. Throws with a clear message when it is not running.
+struct postgres_server {
+  std::string host;  ///< the unix socket folder
+  int port = 5432;
+  std::string superuser;
+  /// A libpq connection string to `dbname` (as `user`, the superuser by default).
+  std::string conninfo(const std::string& dbname, const std::string& user = "") const;
+};
+const postgres_server& postgres();
+/// Runs SQL (several statements allowed) on `dbname` as the superuser; throws with the server's
+/// message on failure.
+void pg_exec(const std::string& dbname, const std::string& sql);
+/// The first column of the first row of a query run as the superuser ("" when no row).
+std::string pg_value(const std::string& dbname, const std::string& sql);
+/// Drops `dbname` if it exists and creates it empty (owned by the superuser).
+void pg_recreate_database(const std::string& dbname);
+/// Creates the login role `sqlmorph_reader` (no superuser, no write grants) if missing, and gives
+/// it read access to every table of `dbname`'s public schema.
+void pg_grant_reader(const std::string& dbname);
+
+/// Points unixODBC at the drivers registered for the tests (build/test-servers/odbc), for this
+/// process and the programs it starts.
+void use_test_odbc_config();
+
 struct command_result {
   int exit_code = -1;
   std::string out;
