@@ -1,0 +1,65 @@
+#pragma once
+// One ODBC connection: the statement checks, execution under a time limit, fetching under the
+// caps, and the rollback that ends every query.
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <sqlmorph/backend.hpp>
+
+#include "odbc_backend.hpp"
+#include "odbc_session.hpp"
+#include "odbc_values.hpp"
+
+namespace sqlmorph::odbc {
+
+class odbc_connection final : public connection {
+ public:
+  /// Takes an open session (see open_session()); keeps the environment and watchdog alive.
+  odbc_connection(std::shared_ptr<environment> env, session s, std::shared_ptr<watchdog> dog,
+                  const odbc_settings& settings);
+  ~odbc_connection() override;
+
+  query_outcome execute(std::string_view sql, const exec_limits& limits) override;
+  void cancel() noexcept override;
+
+ private:
+  using clock = std::chrono::steady_clock;
+  struct column_plan {
+    cell_reading reading;
+    SQLSMALLINT c_type;
+  };
+
+  query_outcome run_(SQLHSTMT stmt, std::string_view statement, const exec_limits& limits,
+                     clock::time_point start);
+  query_outcome failure_(const std::vector<diagnostic>& records, const exec_limits& limits,
+                         clock::time_point start) const;
+  /// Reads one cell into cell_ in chunks; stops early once it has more than `raw_limit` bytes.
+  /// Returns false on a driver error.
+  bool read_cell_(SQLHSTMT stmt, SQLUSMALLINT column, const column_plan& plan, std::size_t raw_limit,
+                  bool& is_null, bool& over_limit);
+  /// SQLCancel on the statement executing now, if any.
+  void interrupt_(std::atomic<bool>& reason) noexcept;
+
+  std::shared_ptr<environment> env_;  // declared first: destroyed after the connection handle
+  handle dbc_;
+  driver_family family_;
+  std::shared_ptr<watchdog> watchdog_;
+  odbc_settings settings_;
+
+  std::mutex active_mutex_;  // guards active_ against SQLCancel racing SQLFreeHandle
+  SQLHSTMT active_ = SQL_NULL_HSTMT;
+  std::atomic<bool> cancelled_{false};
+  std::atomic<bool> deadline_hit_{false};
+  std::string broken_;  // why the connection is unusable (a failed rollback, a lost server)
+
+  std::vector<char> buffer_;
+  std::string cell_;
+  std::string scratch_;
+};
+
+}  // namespace sqlmorph::odbc

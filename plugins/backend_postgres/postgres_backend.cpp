@@ -1,0 +1,66 @@
+#include "postgres_backend.hpp"
+
+#include <stdexcept>
+
+#include <sqlmorph/plugin.hpp>
+
+#include "postgres_connection.hpp"
+#include "postgres_session.hpp"
+
+namespace sqlmorph::postgres {
+
+postgres_backend::postgres_backend(const option_values& o) {
+  settings_.allow_superuser = o.get_bool("allow_superuser");
+  const std::int64_t timeout = o.get_int("connect_timeout");
+  if (timeout < 0 || timeout > 86400) {
+    throw std::invalid_argument("connect_timeout must be between 0 and 86400 seconds");
+  }
+  settings_.connect_timeout = static_cast<int>(timeout);
+  settings_.application_name = o.get_string("application_name");
+  if (PQisthreadsafe() == 0) throw std::runtime_error("the libpq library is not thread-safe");
+}
+
+backend_capabilities postgres_backend::capabilities() const {
+  backend_capabilities c;
+  c.dialect = "postgresql";
+  c.enforces_read_only = true;
+  c.engine_timeout = true;
+  c.cancellable = true;
+  c.single_statement = true;
+  return c;
+}
+
+connect_outcome postgres_backend::connect(std::string_view target) const {
+  connect_outcome out;
+  PGconn* conn = nullptr;
+  try {
+    conn = open_session(target, settings_, out.status, out.message);
+    if (conn != nullptr) out.conn = std::make_unique<postgres_connection>(conn, settings_);
+  } catch (const std::exception& e) {  // allocation failures: connect never throws
+    if (conn != nullptr && out.conn == nullptr) PQfinish(conn);
+    out.status = query_status::backend_error;
+    out.message = std::string("cannot connect to PostgreSQL: ") + e.what();
+  }
+  return out;
+}
+
+}  // namespace sqlmorph::postgres
+
+namespace {
+const sqlmorph_option_v1 postgres_options[] = {
+    {"allow_superuser", "bool", "false",
+     "connect even as a superuser (or a role that can become one, read server files or run server programs); "
+     "refused by default: such a role could run COPY ... TO PROGRAM or read the server's files"},
+    {"connect_timeout", "int", "10",
+     "seconds to wait for a connection (0: no limit), unless the connection string sets connect_timeout"},
+    {"application_name", "string", "sqlmorph",
+     "application_name shown in pg_stat_activity, unless the connection string sets one"}};
+}  // namespace
+
+SQLMORPH_PLUGIN_LIBRARY(
+    "backend_postgres", "1.0.0",
+    sqlmorph::plugin::component<sqlmorph::postgres::postgres_backend>(
+        "postgres", "1.0.0",
+        "PostgreSQL through libpq: read-only transactions always rolled back, statement gate, "
+        "server-enforced timeout with cancel, row and byte caps",
+        postgres_options))

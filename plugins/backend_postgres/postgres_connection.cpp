@@ -1,0 +1,452 @@
+#include "postgres_connection.hpp"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include <sqlmorph/statement_gate.hpp>
+
+#include "postgres_session.hpp"
+#include "postgres_values.hpp"
+
+namespace sqlmorph::postgres {
+namespace {
+
+using clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// How long past the time limit we wait for the server's own statement_timeout before cancelling.
+constexpr milliseconds deadline_grace{500};
+// A cancel request that reaches the server before it reads the query is ignored: repeat it.
+constexpr milliseconds cancel_repeat{500};
+// After that long without an answer to a cancel, the session is given up (closed, reset later).
+constexpr milliseconds cancel_give_up{2000};
+// Our own statements (BEGIN, ROLLBACK) are quick; a server silent for that long is lost.
+constexpr milliseconds control_timeout{10000};
+// The longest single poll(), so a cancel() from another thread is noticed for repeating.
+constexpr milliseconds poll_slice{100};
+
+enum class stop_reason { none, row_cap, byte_cap, deadline, cancelled };
+
+double ms_between(clock::time_point a, clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+
+// statement_timeout in milliseconds for a limit in seconds (rounded up, at least 1).
+long long timeout_ms(double seconds) {
+  const double ms = std::ceil(seconds * 1000.0);
+  return ms >= INT_MAX ? INT_MAX : std::max(1LL, static_cast<long long>(ms));
+}
+
+// The server's primary message, with its DETAIL and HINT when present; libpq's own text for
+// errors it raised itself (a lost connection).
+std::string server_message(const PGresult* r) {
+  const char* primary = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+  if (primary == nullptr) {
+    std::string text = one_line(PQresultErrorMessage(r));
+    return text.empty() ? "unknown error (no message from libpq)" : text;
+  }
+  std::string out = primary;
+  if (const char* detail = PQresultErrorField(r, PG_DIAG_MESSAGE_DETAIL)) {
+    out += std::string("; DETAIL: ") + detail;
+  }
+  if (const char* hint = PQresultErrorField(r, PG_DIAG_MESSAGE_HINT)) out += std::string("; HINT: ") + hint;
+  return out;
+}
+
+// SQLSTATEs that mean the session is gone rather than the statement failed: connection exceptions
+// (class 08) and the server shutting down or terminating the backend (57P01..57P05).
+bool is_session_failure(std::string_view sqlstate) {
+  return sqlstate.substr(0, 2) == "08" || (sqlstate.size() == 5 && sqlstate.substr(0, 3) == "57P");
+}
+
+}  // namespace
+
+struct postgres_connection::statement_run {
+  query_outcome out;
+  bool columns_set = false;
+  std::uint64_t rows = 0;
+  std::uint64_t bytes = 0;
+  stop_reason stop = stop_reason::none;
+  bool abandoned = false;    // the server did not end the statement after our cancel
+  bool not_a_query = false;  // a command without rows (the gate should have refused it)
+  bool copy = false;         // a COPY (likewise)
+  bool lost = false;         // the connection failed while the statement ran
+  bool failed = false;
+  std::string sqlstate;
+  std::string error;
+};
+
+postgres_connection::postgres_connection(PGconn* conn, postgres_settings settings)
+    : conn_(conn), settings_(std::move(settings)) {
+  replace_cancel_handle_();
+}
+
+postgres_connection::~postgres_connection() {
+  {
+    std::lock_guard lock(cancel_mutex_);
+    PQfreeCancel(cancel_);
+    cancel_ = nullptr;
+  }
+  PQfinish(conn_);
+}
+
+void postgres_connection::replace_cancel_handle_() noexcept {
+  std::lock_guard lock(cancel_mutex_);
+  PQfreeCancel(cancel_);
+  cancel_ = PQgetCancel(conn_);  // the cancel key changes with every new session
+}
+
+void postgres_connection::cancel() noexcept {
+  cancel_requested_.store(true);
+  std::lock_guard lock(cancel_mutex_);
+  if (in_statement_ && cancel_ != nullptr) {
+    char error[256];
+    PQcancel(cancel_, error, sizeof error);
+  }
+}
+
+void postgres_connection::send_cancel_() noexcept {
+  std::lock_guard lock(cancel_mutex_);
+  if (cancel_ != nullptr) {
+    char error[256];
+    PQcancel(cancel_, error, sizeof error);
+  }
+}
+
+bool postgres_connection::wait_for_input_(clock::time_point until) {
+  while (PQisBusy(conn_)) {
+    const auto now = clock::now();
+    if (now >= until) return false;
+    const int socket = PQsocket(conn_);
+    if (socket >= 0) {
+      pollfd fd{socket, POLLIN, 0};
+      const auto wait = std::chrono::ceil<milliseconds>(until - now).count();
+      ::poll(&fd, 1, static_cast<int>(std::min<long long>(wait, INT_MAX)));
+    }
+    if (PQconsumeInput(conn_) == 0) return true;  // the connection failed: PQgetResult reports it
+  }
+  return true;
+}
+
+bool postgres_connection::run_control_(const char* sql, std::string& message) {
+  if (PQsendQuery(conn_, sql) == 0) {
+    message = one_line(PQerrorMessage(conn_));
+    if (PQstatus(conn_) != CONNECTION_OK) broken_ = true;
+    return false;
+  }
+  const auto until = clock::now() + control_timeout;
+  bool ok = true;
+  while (true) {
+    if (!wait_for_input_(until)) {
+      broken_ = true;
+      message = "the server did not answer '" + std::string(sql) + "' within " +
+                std::to_string(control_timeout.count() / 1000) + " s";
+      return false;
+    }
+    PGresult* r = PQgetResult(conn_);
+    if (r == nullptr) break;
+    const ExecStatusType status = PQresultStatus(r);
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+      if (ok) message = server_message(r);
+      ok = false;
+    }
+    PQclear(r);
+  }
+  if (PQstatus(conn_) != CONNECTION_OK) broken_ = true;
+  return ok;
+}
+
+bool postgres_connection::reset_(std::string& message) {
+  PQreset(conn_);
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    broken_ = true;
+    message =
+        "the connection to the server was lost and could not be reopened: " + one_line(PQerrorMessage(conn_));
+    return false;
+  }
+  replace_cancel_handle_();
+  std::string refusal = check_role(conn_, settings_);
+  if (!refusal.empty()) {
+    broken_ = true;
+    message = std::move(refusal);
+    return false;
+  }
+  broken_ = false;
+  return true;
+}
+
+bool postgres_connection::session_ready_(std::string& message) {
+  // Reads what the server sent while we were idle: a session it closed shows up here (or at BEGIN).
+  if (!broken_ && PQstatus(conn_) == CONNECTION_OK) PQconsumeInput(conn_);
+  if (!broken_ && PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) == PQTRANS_IDLE) return true;
+  return reset_(message);
+}
+
+bool postgres_connection::begin_(const exec_limits& limits, std::string& message) {
+  std::string sql = "BEGIN READ ONLY";
+  if (limits.timeout_seconds > 0) {
+    sql += "; SET LOCAL statement_timeout = " + std::to_string(timeout_ms(limits.timeout_seconds));
+  }
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!session_ready_(message)) return false;
+    if (run_control_(sql.c_str(), message) && PQtransactionStatus(conn_) == PQTRANS_INTRANS) return true;
+    // A session the server closed while we were idle fails here: the next attempt reconnects.
+    if (!broken_ && PQtransactionStatus(conn_) != PQTRANS_IDLE) end_transaction_();
+  }
+  message = "cannot start a read-only transaction: " + message;
+  return false;
+}
+
+void postgres_connection::end_transaction_() {
+  // Also releases session-level advisory locks, the one thing a read-only query can leave behind
+  // that a rollback does not undo (another worker would wait on it).
+  for (int attempt = 0; attempt < 2 && !broken_; ++attempt) {
+    std::string message;
+    const bool ok = run_control_("ROLLBACK; SELECT pg_advisory_unlock_all()", message);
+    // A late cancel request may hit the ROLLBACK itself: then it is sent again.
+    if (!broken_ && PQtransactionStatus(conn_) == PQTRANS_IDLE && (ok || attempt == 1)) return;
+  }
+  broken_ = true;
+}
+
+void postgres_connection::take_result_(statement_run& run, const PGresult* r, const exec_limits& limits) {
+  const ExecStatusType status = PQresultStatus(r);
+  if ((status == PGRES_SINGLE_TUPLE || status == PGRES_TUPLES_OK) && !run.columns_set) {
+    const int columns = PQnfields(r);
+    std::vector<std::string> names;
+    std::vector<std::string> types;
+    for (int c = 0; c < columns; ++c) {
+      const char* name = PQfname(r, c);
+      names.emplace_back(name ? name : "");
+      types.emplace_back(type_name(PQftype(r, c)));
+    }
+    run.out.rows.set_columns(std::move(names), std::move(types));
+    run.columns_set = true;
+  }
+  switch (status) {
+    case PGRES_SINGLE_TUPLE:
+      break;
+    case PGRES_TUPLES_OK:
+      return;
+    case PGRES_COMMAND_OK:
+    case PGRES_EMPTY_QUERY:
+      run.not_a_query = true;
+      return;
+    case PGRES_COPY_OUT:
+    case PGRES_COPY_IN:
+    case PGRES_COPY_BOTH:
+      run.copy = true;
+      return;
+    default:
+      if (!run.failed) {
+        const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+        run.failed = true;
+        run.sqlstate = state ? state : "";
+        run.error = server_message(r);
+        // PostgreSQL names the whole statement ("cannot execute SELECT ..." for a CTE that deletes).
+        if (run.sqlstate == "25006") {
+          run.error += " (the evaluation runs every query in a read-only transaction)";
+        }
+      }
+      return;
+  }
+  if (run.stop != stop_reason::none) return;  // draining after a cap
+  result& rows = run.out.rows;
+  if (limits.max_rows > 0 && run.rows == limits.max_rows) {
+    rows.set_truncated(true);
+    run.out.message = "more than " + std::to_string(limits.max_rows) + " rows (row cap)";
+    run.stop = stop_reason::row_cap;
+    return;
+  }
+  const int columns = PQnfields(r);
+  for (int c = 0; c < columns; ++c) {
+    if (PQgetisnull(r, 0, c)) {
+      rows.append_null();
+      continue;
+    }
+    const std::string_view text(PQgetvalue(r, 0, c), static_cast<std::size_t>(PQgetlength(r, 0, c)));
+    run.bytes += append_text_cell(rows, PQftype(r, c), text, scratch_);
+    if (limits.max_bytes > 0 && run.bytes > limits.max_bytes) {
+      rows.keep_rows(run.rows);  // the row that went over goes, complete or not
+      rows.set_truncated(true);
+      run.out.message = "more than " + std::to_string(limits.max_bytes) + " bytes of text (byte cap)";
+      run.stop = stop_reason::byte_cap;
+      return;
+    }
+  }
+  ++run.rows;
+}
+
+void postgres_connection::fetch_(statement_run& run, const exec_limits& limits, clock::time_point start) {
+  const bool has_deadline = limits.timeout_seconds > 0;
+  const auto deadline = start +
+                        std::chrono::duration_cast<clock::duration>(
+                            std::chrono::duration<double>(std::min(limits.timeout_seconds, 1e7))) +
+                        deadline_grace;
+  bool cancelling = false;
+  clock::time_point repeat_at{};
+  clock::time_point give_up_at{};
+  const auto start_cancel = [&](stop_reason why, clock::time_point now, bool send) {
+    if (run.stop == stop_reason::none) run.stop = why;
+    if (cancelling) return;
+    cancelling = true;
+    repeat_at = now + cancel_repeat;
+    give_up_at = now + cancel_give_up;
+    if (send) send_cancel_();
+  };
+
+  while (true) {
+    // Until libpq holds a whole result: watch the deadline, cancel() and an unanswered cancel.
+    while (true) {
+      const auto now = clock::now();
+      if (!cancelling && cancel_requested_.load()) start_cancel(stop_reason::cancelled, now, false);
+      if (!cancelling && has_deadline && now >= deadline) start_cancel(stop_reason::deadline, now, true);
+      if (cancelling && now >= give_up_at) {
+        run.abandoned = true;
+        broken_ = true;
+        return;
+      }
+      if (cancelling && now >= repeat_at) {
+        send_cancel_();
+        repeat_at = now + cancel_repeat;
+      }
+      auto next = now + poll_slice;
+      if (!cancelling && has_deadline) next = std::min(next, deadline);
+      if (cancelling) next = std::min({next, repeat_at, give_up_at});
+      if (wait_for_input_(next)) break;
+    }
+    PGresult* r = PQgetResult(conn_);
+    if (r == nullptr) {
+      // A cancel() whose effect arrived before we noticed the request.
+      if (run.stop == stop_reason::none && cancel_requested_.load()) run.stop = stop_reason::cancelled;
+      return;
+    }
+    take_result_(run, r, limits);
+    PQclear(r);
+    if (run.copy) {  // libpq now expects COPY data: give the session up rather than feed it
+      broken_ = true;
+      return;
+    }
+    if (run.stop == stop_reason::row_cap || run.stop == stop_reason::byte_cap) {
+      start_cancel(run.stop, clock::now(), true);
+    }
+  }
+}
+
+query_outcome postgres_connection::finish_(statement_run& run, const exec_limits& limits) {
+  query_outcome out = std::move(run.out);
+  const auto fail = [&](query_status s, std::string message) {
+    return query_outcome::failure(s, std::move(message), out.elapsed_ms);
+  };
+  const std::string limit = "exceeded the time limit of " + seconds_text(limits.timeout_seconds) + " s";
+  const bool lost = run.lost;
+  const bool stopped = run.abandoned || (run.failed && run.sqlstate == "57014");
+  switch (run.stop) {
+    case stop_reason::row_cap:
+    case stop_reason::byte_cap:
+      return out;  // truncated; the cancel's error is expected
+    case stop_reason::deadline:
+      if (stopped) {
+        return fail(
+            query_status::timeout,
+            limit + (run.abandoned
+                         ? " (the server ignored statement_timeout and the cancel request; the "
+                           "connection was closed)"
+                         : " (the server did not stop it at statement_timeout; cancelled by sqlmorph)"));
+      }
+      break;
+    case stop_reason::cancelled:
+      if (stopped) return fail(query_status::error, "cancelled");
+      break;
+    case stop_reason::none:
+      break;
+  }
+  if (run.failed) {
+    if (lost || is_session_failure(run.sqlstate)) {
+      return fail(query_status::backend_error, "the connection to the server was lost: " + run.error);
+    }
+    // Our statement_timeout, told from another session's cancel by the time it took (the client's
+    // clock runs from before BEGIN, so it is never shorter than the server's).
+    if (run.sqlstate == "57014" && limits.timeout_seconds > 0 &&
+        out.elapsed_ms + 1.0 >= static_cast<double>(timeout_ms(limits.timeout_seconds))) {
+      return fail(query_status::timeout, limit + " (PostgreSQL's statement_timeout)");
+    }
+    return fail(query_status::error, run.error);
+  }
+  if (run.copy) return fail(query_status::error, "COPY is not evaluated: refused");
+  if (lost) {
+    return fail(query_status::backend_error,
+                "the connection to the server was lost: " + one_line(PQerrorMessage(conn_)));
+  }
+  if (run.not_a_query || !run.columns_set) {
+    return fail(query_status::error, "the statement returns no rows (not a query): refused");
+  }
+  return out;
+}
+
+query_outcome postgres_connection::execute(std::string_view sql, const exec_limits& limits) {
+  const auto start = clock::now();
+  cancel_requested_.store(false);
+  const auto fail = [&](query_status s, std::string message) {
+    return query_outcome::failure(s, std::move(message), ms_between(start, clock::now()));
+  };
+  try {
+    if (sql.find('\0') != std::string_view::npos) {
+      return fail(query_status::error, "the SQL contains a NUL byte");
+    }
+    const statement_check check = check_read_only_statement(sql);
+    if (!check.ok) return fail(query_status::error, check.error);
+
+    std::string message;
+    if (!begin_(limits, message)) return fail(query_status::backend_error, message);
+    // Extended protocol with no parameters: the server parses exactly one statement, and answers
+    // in text format.
+    const std::string statement(check.statement);
+    if (PQsendQueryParams(conn_, statement.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 0) {
+      message = one_line(PQerrorMessage(conn_));
+      if (PQstatus(conn_) != CONNECTION_OK) broken_ = true;
+      end_transaction_();
+      return fail(query_status::backend_error, "cannot send the query: " + message);
+    }
+    PQsetSingleRowMode(conn_);  // rows arrive one by one, so caps bound memory
+    bool cancel_pending = false;
+    {
+      std::lock_guard lock(cancel_mutex_);
+      in_statement_ = true;
+      cancel_pending = cancel_requested_.load();
+    }
+    if (cancel_pending) send_cancel_();  // cancel() came before the query was sent
+
+    statement_run run;
+    fetch_(run, limits, start);
+    {
+      std::lock_guard lock(cancel_mutex_);
+      in_statement_ = false;
+    }
+    run.out.elapsed_ms = ms_between(start, clock::now());
+    run.lost = PQstatus(conn_) != CONNECTION_OK;
+    if (run.lost) broken_ = true;
+    if (!broken_) end_transaction_();
+    return finish_(run, limits);
+  } catch (const std::exception& e) {  // allocation failures: execute never throws
+    broken_ = true;
+    {
+      std::lock_guard lock(cancel_mutex_);
+      in_statement_ = false;
+    }
+    return fail(query_status::backend_error, std::string("query abandoned: ") + e.what());
+  }
+}
+
+}  // namespace sqlmorph::postgres

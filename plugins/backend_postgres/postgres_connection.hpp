@@ -1,0 +1,57 @@
+#pragma once
+// One evaluation session: each query in a read-only transaction that is always rolled back, sent
+// with the extended protocol in single-row mode and waited for with poll(), so that a deadline, a
+// cap or cancel() can stop it on the server.
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+
+#include <libpq-fe.h>
+
+#include <sqlmorph/backend.hpp>
+
+#include "postgres_backend.hpp"
+
+namespace sqlmorph::postgres {
+
+class postgres_connection final : public connection {
+ public:
+  /// Takes ownership of `conn`, a session opened by open_session().
+  postgres_connection(PGconn* conn, postgres_settings settings);
+  ~postgres_connection() override;
+  postgres_connection(const postgres_connection&) = delete;
+  postgres_connection& operator=(const postgres_connection&) = delete;
+
+  query_outcome execute(std::string_view sql, const exec_limits& limits) override;
+  void cancel() noexcept override;
+
+ private:
+  using clock = std::chrono::steady_clock;
+  struct statement_run;
+
+  bool session_ready_(std::string& message);
+  bool reset_(std::string& message);
+  bool begin_(const exec_limits& limits, std::string& message);
+  void end_transaction_();
+  bool run_control_(const char* sql, std::string& message);
+  bool wait_for_input_(clock::time_point until);
+  void fetch_(statement_run& run, const exec_limits& limits, clock::time_point start);
+  void take_result_(statement_run& run, const PGresult* r, const exec_limits& limits);
+  query_outcome finish_(statement_run& run, const exec_limits& limits);
+  void send_cancel_() noexcept;
+  void replace_cancel_handle_() noexcept;
+
+  PGconn* conn_;
+  postgres_settings settings_;
+  bool broken_ = false;  // the session is in an unknown state: reset it before the next query
+  std::string scratch_;  // bytea decoding
+
+  std::mutex cancel_mutex_;  // guards cancel_ and in_statement_: cancel() runs on other threads
+  PGcancel* cancel_ = nullptr;
+  bool in_statement_ = false;
+  std::atomic<bool> cancel_requested_{false};
+};
+
+}  // namespace sqlmorph::postgres
