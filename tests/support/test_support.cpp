@@ -41,6 +41,11 @@ bool skip_without_shared(const char* what) {
   return true;
 }
 
+std::shared_ptr<const core::backend_routes> sqlite_routes() {
+  static const auto routes = core::backend_routes::make(core::default_config(), registry());
+  return routes;
+}
+
 const core::component_registry& registry() {
   static core::component_registry* reg = [] {
     auto* r = new core::component_registry();

@@ -10,6 +10,7 @@
 
 #include <sqlmorph/result.hpp>
 
+#include "backends/backend_routes.hpp"
 #include "errors.hpp"
 #include "plugins/component_registry.hpp"
 #include "techniques/technique_catalog.hpp"
@@ -34,6 +35,8 @@ const core::component_registry& registry();
 const core::technique_catalog& catalog();
 /// The reference techniques declared in C++ (tests/support/builtin_reference_techniques.cpp).
 const core::technique_catalog& builtin_catalog();
+/// Every query on the SQLite backend (database files), as a run without [backends] does.
+std::shared_ptr<const core::backend_routes> sqlite_routes();
 /// One assembled technique variant.
 std::shared_ptr<const core::technique> technique(const std::string& name, std::optional<bool> penalize = std::nullopt);
 
