@@ -110,6 +110,11 @@ struct command_result {
 };
 /// Runs the sqlmorph executable with `args` (no shell interpretation of the arguments).
 command_result run_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& cwd = {});
+/// Runs `binary` with `args`, capturing its output.
+command_result run_program(const std::filesystem::path& binary, const std::vector<std::string>& args,
+                           const std::filesystem::path& cwd = {});
+/// Runs sqlmorph-load (next to the sqlmorph executable).
+command_result run_loader(const std::vector<std::string>& args);
 
 /// Starts the sqlmorph executable in the background (stdout and stderr to files); returns its pid.
 int start_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& out_file,
