@@ -377,18 +377,22 @@ TEST_CASE("several systems in one run: a side-by-side table, summaries per syste
 
 TEST_CASE("backends side by side (--backends), gold and predictions on different backends, routes in run.json") {
   test::temp_dir dir;
-  // Two backends over the same files: the built-in one, and an immutable-mode one reaching the file
-  // through its db_id. Both must give the same numbers.
+  // Two backends: the built-in one on the benchmark's files, and an immutable-mode one reaching,
+  // through the db_id, a copy of the database holding one more project — so the two engines' numbers
+  // differ, as different engines' may.
   std::filesystem::create_directories(dir.path() / "dbs/demo");
   std::filesystem::copy_file(demo_db(), dir.path() / "dbs/demo/demo.sqlite");
+  std::filesystem::create_directories(dir.path() / "copy/demo");
+  std::filesystem::copy_file(demo_db(), dir.path() / "copy/demo/demo.sqlite");
+  test::create_sqlite(dir.path() / "copy/demo/demo.sqlite", "INSERT INTO projects(title) VALUES ('one more')");
   const auto config = dir.path() / "sqlmorph.toml";
   std::ofstream(config) << "[plugins]\ndirs = [\"" << test::plugin_dir().string() << "\"]\n"
-                        << "[backends.frozen]\nplugin = \"sqlite\"\ntarget = \"" << (dir.path() / "dbs").string()
+                        << "[backends.frozen]\nplugin = \"sqlite\"\ntarget = \"" << (dir.path() / "copy").string()
                         << "/{db_id}/{db_id}.sqlite\"\noptions = { immutable = true }\n";
   const auto gold = dir.path() / "gold.sql";
   std::ofstream(gold) << "SELECT name FROM employees WHERE dept = 'eng'\tdemo\nSELECT count(*) FROM projects\tdemo\n";
   const auto pred = dir.path() / "pred.sql";
-  std::ofstream(pred) << "SELECT name FROM employees WHERE dept = 'eng'\nSELECT count(*) + 1 FROM projects\n";
+  std::ofstream(pred) << "SELECT name FROM employees WHERE dept = 'eng'\nSELECT 5\n";
   const auto out = dir.path() / "out";
   const auto r = run_sqlmorph({"--config", config.string(), "eval", "--benchmark", "spider", "--gold", gold.string(),
                                "--pred", "sys=" + pred.string(), "--db-root", (dir.path() / "dbs").string(),
@@ -396,7 +400,7 @@ TEST_CASE("backends side by side (--backends), gold and predictions on different
                                "--progress", "none"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("technique           metric  sys@sqlite  sys@frozen") != std::string::npos);
-  CHECK(r.out.find("execution_accuracy  EX          0.5000      0.5000") != std::string::npos);
+  CHECK(r.out.find("execution_accuracy  EX          0.5000      1.0000") != std::string::npos);
   const auto results = read_jsonl(out / "results.jsonl");
   REQUIRE(results.size() == 4);
   CHECK(results[0]["id"] == "sys:0@sqlite");
@@ -415,7 +419,9 @@ TEST_CASE("backends side by side (--backends), gold and predictions on different
   const json mixed_routes = run_json(dir.path() / "mixed")["settings"]["backends"];
   CHECK(mixed_routes["gold"] == "frozen");
   CHECK(mixed_routes["pred"] == "sqlite");
-  CHECK(read_jsonl(dir.path() / "mixed/results.jsonl")[0]["EX"] == 1);
+  const auto mixed_results = read_jsonl(dir.path() / "mixed/results.jsonl");
+  REQUIRE(mixed_results.size() == 2);
+  CHECK(mixed_results[1]["EX"] == 1);  // gold counted on the copy (5 projects), prediction SELECT 5
   const auto unknown = run_sqlmorph({"--config", config.string(), "eval", "--benchmark", "spider", "--gold", gold.string(),
                                      "--pred", pred.string(), "--db-root", (dir.path() / "dbs").string(),
                                      "--pred-backend", "oracle", "--out", (dir.path() / "x").string()});
