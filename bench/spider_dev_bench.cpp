@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   core::technique_catalog builtin;
   core::add_reference_techniques(builtin);
   core::evaluation_settings settings;
-  settings.engine = registry.create<backend>(core::component_spec("sqlite"));
+  settings.routes = core::backend_routes::make(core::default_config(), registry);
   settings.techniques = catalog.assemble(builtin.names(), core::penalize_choice::both, registry);
   core::evaluation_settings builtin_settings = settings;
   builtin_settings.techniques = builtin.assemble(builtin.names(), core::penalize_choice::both, registry);

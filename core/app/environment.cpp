@@ -18,8 +18,8 @@ std::unique_ptr<environment> environment::load(const std::optional<std::filesyst
   return env;
 }
 
-std::shared_ptr<const sqlmorph::backend> environment::backend(const std::string& name) const {
-  return registry_.create<sqlmorph::backend>(component_spec(name));
+std::shared_ptr<const backend_routes> environment::routes(const route_choice& choice, const std::vector<std::string>& also) const {
+  return backend_routes::make(config_, registry_, choice, also);
 }
 
 }  // namespace sqlmorph::core

@@ -9,6 +9,7 @@
 
 #include <sqlmorph/backend.hpp>
 
+#include "backends/backend_routes.hpp"
 #include "config/config.hpp"
 #include "lua/script_host.hpp"
 #include "plugins/component_registry.hpp"
@@ -29,8 +30,9 @@ public:
   const technique_catalog& techniques() const noexcept { return catalog_; }
   script_host& scripts() noexcept { return *scripts_; }
 
-  /// The backend named `name` (default options). Throws usage_error if it is not registered.
-  std::shared_ptr<const sqlmorph::backend> backend(const std::string& name) const;
+  /// Which backend runs which query: sqlmorph.toml under `choice`, with the backends `also` names
+  /// set up too. Throws usage_error for an unknown backend.
+  std::shared_ptr<const backend_routes> routes(const route_choice& choice = {}, const std::vector<std::string>& also = {}) const;
 
 private:
   sqlmorph::core::config config_;

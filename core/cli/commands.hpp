@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <sqlmorph/query.hpp>
 
+#include "backends/backend_routes.hpp"
 #include "config/config.hpp"
 
 namespace sqlmorph::core {
@@ -27,6 +28,10 @@ struct run_options {
   std::optional<double> pred_timeout;
   std::optional<std::uint64_t> max_rows;
   std::optional<std::string> backend;
+  std::optional<std::string> gold_backend;
+  std::optional<std::string> pred_backend;
+  /// DB_ID=BACKEND, repeatable.
+  std::vector<std::string> db_backends;
 };
 
 void add_run_options(CLI::App& cmd, run_options& o);
@@ -37,6 +42,9 @@ struct run_limits {
 };
 /// The limits of gold and predicted queries: the command line over sqlmorph.toml over defaults.
 run_limits limits_from(const config& c, const run_options& o);
+
+/// The backends chosen on the command line (over sqlmorph.toml).
+route_choice route_choice_from(const run_options& o);
 
 /// The process's command line (for run.json).
 void set_command_line(int argc, char** argv);

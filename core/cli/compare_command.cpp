@@ -15,6 +15,7 @@ namespace {
 
 struct compare_options {
   std::string db;
+  std::string db_id;
   std::string gold;
   std::string pred;
   bool json = false;
@@ -41,11 +42,12 @@ int run_compare(const global_options& g, const compare_options& o) {
   const auto techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
                                                      parse_penalize_choice(o.run.penalize), env->registry());
   const run_limits limits = limits_from(env->config(), o.run);
-  query_runner runner(env->backend(o.run.backend.value_or(env->config().run.backend)), limits.gold, limits.pred);
-  example_evaluator evaluator(runner, techniques);
+  query_runner runner(limits.gold, limits.pred);
+  example_evaluator evaluator(runner, techniques, env->routes(route_choice_from(o.run)));
   example ex;
   ex.id = "compare";
   ex.db = o.db;
+  ex.db_id = o.db_id;
   ex.gold = o.gold;
   ex.pred = o.pred;
   const std::vector<record> records = evaluator.evaluate(ex);
@@ -81,7 +83,10 @@ int run_compare(const global_options& g, const compare_options& o) {
 void register_compare_command(CLI::App& app, const global_options& g, int& exit_code) {
   auto options = std::make_shared<compare_options>();
   CLI::App* cmd = app.add_subcommand("compare", "Execute a gold and a predicted query on one database and score the pair");
-  cmd->add_option("--db", options->db, "database (a SQLite file path for the sqlite backend)")->required();
+  cmd->add_option("--db", options->db,
+                  "database: a file path (the {path} of backend targets; for sqlite, the database file)")->required();
+  cmd->add_option("--db-id", options->db_id,
+                  "the database's name, the {db_id} of backend targets (default: the file name without extension)");
   cmd->add_option("--gold", options->gold, "gold SQL")->required();
   cmd->add_option("--pred", options->pred, "predicted SQL")->required();
   cmd->add_flag("--json", options->json, "print one JSON object {\"results\": [...]} instead of a table");

@@ -30,8 +30,11 @@ struct eval_options {
   bool resume = false;
   std::string progress = "auto";
   bool json = false;
+  /// Evaluate every system on each of these backends (systems become SYSTEM@BACKEND).
+  std::vector<std::string> backends;
   run_options run;
 };
+
 
 // "NAME=FILE" or "FILE" (named after the file).
 std::pair<std::optional<std::string>, std::string> system_and_file(const std::string& arg) {
@@ -82,11 +85,11 @@ std::vector<example> read_examples(const eval_options& o) {
 int run_eval(const global_options& g, const eval_options& o) {
   apply_logging(g);
   const auto env = environment::load(g.config_file);
-  const std::vector<example> examples = read_examples(o);
+  std::vector<example> examples = read_examples(o);
+  if (!o.backends.empty()) examples = examples_on_each_backend(examples, o.backends);
   const run_limits limits = limits_from(env->config(), o.run);
   evaluation_settings settings;
-  settings.backend_identity = o.run.backend.value_or(env->config().run.backend);
-  settings.engine = env->backend(settings.backend_identity);
+  settings.routes = env->routes(route_choice_from(o.run), o.backends);
   settings.gold_limits = limits.gold;
   settings.pred_limits = limits.pred;
   settings.techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
@@ -164,6 +167,9 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
       ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))
       ->capture_default_str();
   cmd->add_flag("--json", options->json, "print summary.json instead of tables");
+  cmd->add_option("--backends", options->backends,
+                  "evaluate on each of these backends, side by side (systems become SYSTEM@BACKEND)")
+      ->delimiter(',');
   add_run_options(*cmd, options->run);
   cmd->callback([&g, &exit_code, options] { exit_code = run_eval(g, *options); });
 }

@@ -1,6 +1,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
+#include "errors.hpp"
 #include "log/log.hpp"
 
 namespace sqlmorph::core {
@@ -18,7 +19,27 @@ void add_run_options(CLI::App& cmd, run_options& o) {
   cmd.add_option("--pred-timeout", o.pred_timeout, "seconds allowed per predicted query (default: --timeout)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--max-rows", o.max_rows, "rows fetched per query before the result counts as truncated");
-  cmd.add_option("--backend", o.backend, "backend plugin for the databases (default: [run] backend, sqlite)");
+  cmd.add_option("--backend", o.backend,
+                 "backend that runs the queries: a [backends.NAME] of sqlmorph.toml or a backend plugin "
+                 "(default: [run] backend, sqlite)");
+  cmd.add_option("--gold-backend", o.gold_backend, "backend of the gold queries (default: --backend)");
+  cmd.add_option("--pred-backend", o.pred_backend, "backend of the predicted queries (default: --backend)");
+  cmd.add_option("--db-backend", o.db_backends, "DB_ID=BACKEND: the backend of one database (repeatable; over [databases])");
+}
+
+route_choice route_choice_from(const run_options& o) {
+  route_choice c;
+  c.backend = o.backend;
+  c.gold_backend = o.gold_backend;
+  c.pred_backend = o.pred_backend;
+  for (const std::string& arg : o.db_backends) {
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size()) {
+      throw usage_error("--db-backend wants DB_ID=BACKEND, not '" + arg + "'");
+    }
+    c.databases.emplace_back(arg.substr(0, eq), arg.substr(eq + 1));
+  }
+  return c;
 }
 
 run_limits limits_from(const config& c, const run_options& o) {

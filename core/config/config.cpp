@@ -8,14 +8,11 @@
 #include <map>
 #include <toml++/toml.h>
 
+#include "config/toml_reading.hpp"
 #include "errors.hpp"
 
 namespace sqlmorph::core {
 namespace {
-
-std::string where(const std::filesystem::path& file, const toml::source_region& src) {
-  return file.string() + ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column);
-}
 
 std::string expand_dir(const std::string& text) {
   std::string out = text;
@@ -28,23 +25,8 @@ std::string expand_dir(const std::string& text) {
   return out;
 }
 
-using key_handler = std::function<void(const toml::node&, const std::string& at)>;
-
-// Walks one table: every key must be known; each known key's handler validates and stores it.
-void walk_table(const std::filesystem::path& file, const toml::table& table, const std::string& table_name,
-                const std::map<std::string, key_handler>& keys) {
-  for (auto&& [key, node] : table) {
-    const std::string name(key.str());
-    const auto it = keys.find(name);
-    if (it == keys.end()) {
-      std::string known;
-      for (const auto& [k, h] : keys) known += (known.empty() ? "" : ", ") + k;
-      throw usage_error(where(file, key.source()) + ": unknown key '" + name + "' in " + table_name +
-                        " (known keys: " + known + ")");
-    }
-    it->second(node, where(file, node.source()));
-  }
-}
+using toml_reading::walk_table;
+using toml_reading::where;
 
 double number_of(const toml::node& n, const std::string& at, const std::string& key) {
   if (auto v = n.value<double>(); v && (n.is_floating_point() || n.is_integer())) return *v;
@@ -209,8 +191,14 @@ config load_config(const std::filesystem::path& file) {
                  }},
                 {"backend", [&](const toml::node& v, const std::string& vat) {
                    const auto s = v.value<std::string>();
-                   if (!s || s->empty()) throw usage_error(vat + ": 'backend' must be a plugin name");
+                   if (!s || s->empty()) throw usage_error(vat + ": 'backend' must be a backend name");
                    c.run.backend = *s;
+                 }},
+                {"gold_backend", [&](const toml::node& v, const std::string& vat) {
+                   c.run.gold_backend = toml_reading::string_of(v, vat, "gold_backend");
+                 }},
+                {"pred_backend", [&](const toml::node& v, const std::string& vat) {
+                   c.run.pred_backend = toml_reading::string_of(v, vat, "pred_backend");
                  }}});
   };
   const auto dir_list = [&](const toml::node& d, const std::string& dat, const char* key) {
@@ -251,7 +239,12 @@ config load_config(const std::filesystem::path& file) {
     for (auto& d : declared) c.techniques.push_back(std::move(d.second));
   };
   walk_table(file, root, "the top level",
-             {{"plugins", plugins_table}, {"run", run_table}, {"lua", lua_table}, {"techniques", techniques_table}});
+             {{"plugins", plugins_table},
+              {"run", run_table},
+              {"lua", lua_table},
+              {"techniques", techniques_table},
+              {"backends", [&](const toml::node& n, const std::string&) { c.backends = read_backends_table(file, n); }},
+              {"databases", [&](const toml::node& n, const std::string&) { c.databases = read_databases_table(file, n); }}});
   return c;
 }
 

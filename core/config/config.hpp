@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "config/backends_config.hpp"
 #include "techniques/technique_spec.hpp"
 
 namespace sqlmorph::core {
@@ -25,8 +26,11 @@ struct run_config {
   std::uint64_t max_rows = 1'000'000;
   /// Text/blob bytes fetched per query before the result is cut and marked truncated.
   std::uint64_t max_result_bytes = 256ull * 1024 * 1024;
-  /// Backend used for databases given as file paths.
+  /// The backend that runs every query, unless set apart below or in [databases].
   std::string backend = "sqlite";
+  /// The backend of gold (or predicted) queries, when it differs from `backend`.
+  std::optional<std::string> gold_backend;
+  std::optional<std::string> pred_backend;
 };
 
 struct lua_config {
@@ -48,6 +52,10 @@ struct config {
   lua_config lua;
   /// Techniques declared in [techniques.NAME] tables, in file order.
   std::vector<technique_spec> techniques;
+  /// Backends declared in [backends.NAME] tables, in file order.
+  std::vector<backend_config> backends;
+  /// [databases]: backends chosen per db_id.
+  std::vector<database_route> databases;
   /// The file this came from (empty for built-in defaults).
   std::filesystem::path source;
 };

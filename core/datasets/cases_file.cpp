@@ -36,7 +36,7 @@ std::vector<example> read_cases_file(const std::filesystem::path& file,
     };
     example ex;
     ex.id = text("id", true);
-    const std::string db = text("db", true);
+    const std::string db = text("db", false);
     ex.gold = text("gold", true);
     ex.pred = text("pred", true);
     ex.db_id = text("db_id", false);
@@ -47,13 +47,21 @@ std::vector<example> read_cases_file(const std::filesystem::path& file,
     ex.origin = at;
     ex.item = ex.id;  // the same id under several systems is the same question
     if (ex.id.empty()) throw usage_error(at + ": field 'id' is empty");
-    if (db.empty()) throw usage_error(at + ": field 'db' is empty");
-    const std::filesystem::path db_path(db);
-    ex.db = (db_path.is_absolute() ? db_path : base / db_path).lexically_normal().string();
-    if (ex.db_id.empty()) ex.db_id = db_path.stem().string();
+    if (db.empty() && ex.db_id.empty()) {
+      throw usage_error(
+          at +
+          ": give 'db' (a database file) or 'db_id' (a database name, for backends whose target "
+          "uses {db_id})");
+    }
+    if (!db.empty()) {
+      const std::filesystem::path db_path(db);
+      ex.db = (db_path.is_absolute() ? db_path : base / db_path).lexically_normal().string();
+      if (ex.db_id.empty()) ex.db_id = db_path.stem().string();
+    }
     const std::string key = ex.system + "\x1f" + ex.id;
     if (auto [it, added] = first_line_of.emplace(key, n + 1); !added) {
-      throw usage_error(at + ": duplicate id '" + ex.id + "' (first on line " + std::to_string(it->second) + ")");
+      throw usage_error(at + ": duplicate id '" + ex.id + "' (first on line " + std::to_string(it->second) +
+                        ")");
     }
     out.push_back(std::move(ex));
   }

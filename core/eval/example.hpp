@@ -26,6 +26,9 @@ struct example {
   std::string item;
   /// The prediction file has nothing for this example (status pred_missing; `pred` is empty).
   bool pred_missing = false;
+  /// Backends this example's gold and predicted queries must run on (empty: the run's routes).
+  std::string gold_backend;
+  std::string pred_backend;
 };
 
 }  // namespace sqlmorph::core

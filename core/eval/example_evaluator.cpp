@@ -44,19 +44,24 @@ struct rewritten {
 
 }  // namespace
 
-example_evaluator::example_evaluator(query_executor& queries, std::vector<std::shared_ptr<const technique>> techniques)
-    : queries_(queries), techniques_(std::move(techniques)) {}
+example_evaluator::example_evaluator(query_executor& queries, std::vector<std::shared_ptr<const technique>> techniques,
+                                     std::shared_ptr<const backend_routes> routes)
+    : queries_(queries), techniques_(std::move(techniques)), routes_(std::move(routes)) {}
 
 std::vector<record> example_evaluator::evaluate(const example& ex) {
   std::map<std::string, std::shared_ptr<const query_outcome>, std::less<>> executed;
   std::map<std::string, rewritten, std::less<>> rewrites;
   std::map<std::string, std::shared_ptr<const result>, std::less<>> normalized;
   match_memo memo;
+  const query_target gold_target = routes_->target(ex, query_role::gold);
+  const query_target pred_target = routes_->target(ex, query_role::pred);
 
   const auto execute = [&](const std::string& sql, query_role role) -> const query_outcome& {
     const std::string key = (role == query_role::gold ? "g\x1f" : "p\x1f") + sql;
     auto it = executed.find(key);
-    if (it == executed.end()) it = executed.emplace(key, queries_.execute(ex.db, sql, role)).first;
+    if (it == executed.end()) {
+      it = executed.emplace(key, queries_.execute(role == query_role::gold ? gold_target : pred_target, sql, role)).first;
+    }
     return *it->second;
   };
 

@@ -14,7 +14,9 @@ namespace sqlmorph::core {
 
 class example_evaluator {
 public:
-  example_evaluator(query_executor& queries, std::vector<std::shared_ptr<const technique>> techniques);
+  /// `routes` says which backend runs each query.
+  example_evaluator(query_executor& queries, std::vector<std::shared_ptr<const technique>> techniques,
+                    std::shared_ptr<const backend_routes> routes);
 
   /// One record per technique variant, in the order the variants were given. Never throws for
   /// problems of the example itself: failures become statuses.
@@ -25,6 +27,7 @@ public:
 private:
   query_executor& queries_;
   std::vector<std::shared_ptr<const technique>> techniques_;
+  std::shared_ptr<const backend_routes> routes_;
 };
 
 }  // namespace sqlmorph::core

@@ -9,13 +9,16 @@
 #include <sqlmorph/query.hpp>
 #include <sqlmorph/sql_rewriter.hpp>
 
+#include "backends/backend_routes.hpp"
+
 namespace sqlmorph::core {
 
 class query_executor {
 public:
   virtual ~query_executor() = default;
-  /// The outcome of `sql` on the database `db`, run with the limits of `role` (gold or pred).
-  virtual std::shared_ptr<const query_outcome> execute(const std::string& db, std::string_view sql, query_role role) = 0;
+  /// The outcome of `sql` on the database `where` names (a backend and a target), run with the
+  /// limits of `role` (gold or pred).
+  virtual std::shared_ptr<const query_outcome> execute(const query_target& where, std::string_view sql, query_role role) = 0;
 };
 
 }  // namespace sqlmorph::core

@@ -1,10 +1,10 @@
 #pragma once
-// Executes queries for one worker: owns that worker's connections (one per database, reused
-// across examples) and applies the run's limits.
+// Executes queries for one worker: owns that worker's connections (one per backend and database,
+// reused across examples) and applies the run's limits.
 
 #include <list>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -16,33 +16,34 @@ namespace sqlmorph::core {
 
 /// Executes queries for one thread, without caching.
 class query_runner final : public query_executor {
-public:
-  query_runner(std::shared_ptr<const backend> engine, exec_limits gold_limits, exec_limits pred_limits,
-               std::size_t max_open_connections = 8);
+ public:
+  query_runner(exec_limits gold_limits, exec_limits pred_limits, std::size_t max_open_connections = 8);
   /// The same limits for gold and predicted queries.
-  query_runner(std::shared_ptr<const backend> engine, exec_limits limits, std::size_t max_open_connections = 8)
-      : query_runner(std::move(engine), limits, limits, max_open_connections) {}
+  explicit query_runner(exec_limits limits, std::size_t max_open_connections = 8)
+      : query_runner(limits, limits, max_open_connections) {}
 
-  /// Executes `sql` on the database `target`. A database that cannot be opened gives an outcome
-  /// with its status (db_missing, backend_error) and the backend's message.
-  std::shared_ptr<const query_outcome> execute(const std::string& target, std::string_view sql, query_role role) override;
+  /// Executes `sql` on `where`. A database that cannot be opened gives an outcome with its status
+  /// (db_missing, backend_error) and the backend's message.
+  std::shared_ptr<const query_outcome> execute(const query_target& where, std::string_view sql,
+                                               query_role role) override;
 
-  const exec_limits& limits(query_role role) const noexcept { return role == query_role::gold ? gold_limits_ : pred_limits_; }
+  const exec_limits& limits(query_role role) const noexcept {
+    return role == query_role::gold ? gold_limits_ : pred_limits_;
+  }
 
   /// Interrupts the statement running on any open connection (thread-safe).
   void cancel_all() noexcept;
 
-private:
+ private:
   struct open_connection {
+    const configured_backend* backend;
     std::string target;
     std::unique_ptr<connection> conn;
   };
-
-  std::shared_ptr<const backend> engine_;
   exec_limits gold_limits_;
   exec_limits pred_limits_;
   std::size_t max_open_;
-  std::mutex open_mutex_;  // guards `open_` against cancel_all() from another thread
+  std::mutex open_mutex_;            // guards `open_` against cancel_all() from another thread
   std::list<open_connection> open_;  // most recently used first
 };
 

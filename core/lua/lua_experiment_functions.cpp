@@ -112,7 +112,9 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 }
 
 // sqlmorph.evaluate{ examples = E or {E1, E2}, techniques = "all" or {...}, penalize = "true"|"false"|"both",
-//                    timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N, backend = NAME, jobs = N,
+//                    timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N, jobs = N,
+//                    backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id = NAME },
+//                    backends = { NAME, ... } (each example on each, systems SYSTEM@NAME),
 //                    out = DIR, resume = bool, cache = DIR, progress = "none"|"auto"|"bar"|"lines",
 //                    on_script_error = "mark"|"abort" }
 int evaluate(lua_State* L, lua_module_context& ctx) {
@@ -187,8 +189,40 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   if (const auto cache = opt_string(L, 1, "cache")) settings.cache_dir = std::filesystem::path(*cache);
   else settings.cache_dir = ctx.config->run.cache_dir;
   settings.progress = parse_progress_mode(opt_string(L, 1, "progress").value_or("none"));
-  settings.backend_identity = opt_string(L, 1, "backend").value_or(ctx.config->run.backend);
-  settings.engine = ctx.registry->create<backend>(component_spec(settings.backend_identity));
+  route_choice routes;
+  routes.backend = opt_string(L, 1, "backend");
+  routes.gold_backend = opt_string(L, 1, "gold_backend");
+  routes.pred_backend = opt_string(L, 1, "pred_backend");
+  lua_getfield(L, 1, "databases");
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {  // stack: databases, key, value
+      if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING) {
+        throw usage_error("sqlmorph.evaluate: 'databases' maps db_id = \"backend name\"");
+      }
+      routes.databases.emplace_back(lua_tostring(L, -2), lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
+  } else if (!lua_isnil(L, -1)) {
+    throw usage_error("sqlmorph.evaluate: 'databases' must be a table { db_id = \"backend\" }");
+  }
+  lua_pop(L, 1);
+  std::vector<std::string> side_by_side;
+  lua_getfield(L, 1, "backends");
+  if (lua_istable(L, -1)) {
+    const auto n = static_cast<int>(lua_rawlen(L, -1));
+    for (int i = 1; i <= n; ++i) {
+      lua_rawgeti(L, -1, i);
+      if (lua_type(L, -1) != LUA_TSTRING) throw usage_error("sqlmorph.evaluate: 'backends' lists backend names");
+      side_by_side.emplace_back(lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
+  } else if (!lua_isnil(L, -1)) {
+    throw usage_error("sqlmorph.evaluate: 'backends' must be a list of backend names");
+  }
+  lua_pop(L, 1);
+  if (!side_by_side.empty()) examples = examples_on_each_backend(examples, side_by_side);
+  settings.routes = backend_routes::make(*ctx.config, *ctx.registry, routes, side_by_side);
   settings.techniques = ctx.catalog->assemble(techniques, parse_penalize_choice(penalize), *ctx.registry);
   settings.on_script_error = parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(
       ctx.config->lua.on_error));

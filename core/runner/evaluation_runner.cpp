@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <sqlmorph/hash.hpp>
@@ -78,7 +79,7 @@ std::string run_fingerprint(const std::vector<example>& examples, const evaluati
     a = hash_bytes(s, a);
     b = hash_bytes(s, b ^ 0x5bd1e9955bd1e995ULL);
   };
-  add(settings.backend_identity);
+  add(settings.routes->fingerprint());
   add(limits_text(settings.gold_limits));
   add(limits_text(settings.pred_limits));
   for (const auto& t : settings.techniques) add(t->identity());
@@ -88,6 +89,8 @@ std::string run_fingerprint(const std::vector<example>& examples, const evaluati
     add(ex.db);
     add(ex.gold);
     add(ex.pred);
+    add(ex.gold_backend);
+    add(ex.pred_backend);
     add(ex.pred_missing ? "missing" : "present");
     add(ex.item);
   }
@@ -100,6 +103,21 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   const auto& techniques = settings.techniques;
   const unsigned jobs = settings.jobs > 0 ? settings.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (settings.resume && !settings.out_dir) throw usage_error("--resume needs the output folder of the run to continue");
+  if (!settings.routes) throw std::logic_error("run_evaluation: no backend routes");
+  // Every example's backends are known before anything runs (an unknown one is a usage error).
+  std::set<std::string> server_backends;
+  for (const example& ex : examples) {
+    for (const query_role role : {query_role::gold, query_role::pred}) {
+      const configured_backend& b = settings.routes->for_role(ex, role);
+      if (!b.file_targets()) server_backends.insert(b.name);
+    }
+  }
+  if (settings.cache_dir && !server_backends.empty()) {
+    std::string names;
+    for (const auto& n : server_backends) names += (names.empty() ? "" : ", ") + n;
+    spdlog::info("gold cache: results of {} are not cached on disk (a server database has no content hash to "
+                 "notice changes by)", names);
+  }
 
   evaluation_outcome out;
   out.examples = examples.size();
@@ -141,7 +159,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     for (const auto& [key, v] : settings.manifest.items()) m[key] = v;
     m["machine"] = machine_description();
     m["settings"] = {{"jobs", jobs},
-                     {"backend", settings.backend_identity},
+                     {"backends", settings.routes->describe()},
                      {"gold_limits", {{"timeout_seconds", settings.gold_limits.timeout_seconds},
                                       {"max_rows", settings.gold_limits.max_rows},
                                       {"max_bytes", settings.gold_limits.max_bytes}}},
@@ -186,7 +204,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   }
 
   std::unique_ptr<gold_disk_cache> disk;
-  if (settings.cache_dir) disk = std::make_unique<gold_disk_cache>(*settings.cache_dir, settings.backend_identity);
+  if (settings.cache_dir) disk = std::make_unique<gold_disk_cache>(*settings.cache_dir);
   shared_query_cache shared(settings.memory_cache_bytes);
 
   // Workers take units in order, at most `window` ahead of the writer; the main thread writes.
@@ -203,8 +221,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   interrupt_scope interrupts;
   const auto work = [&] {
     try {
-      worker_queries queries(shared, disk.get(), settings.engine, settings.gold_limits, settings.pred_limits);
-      example_evaluator evaluator(queries, techniques);
+      worker_queries queries(shared, disk.get(), settings.gold_limits, settings.pred_limits);
+      example_evaluator evaluator(queries, techniques, settings.routes);
       while (true) {
         std::size_t u;
         {

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlmorph/backend.hpp>
 
+#include "backends/backend_routes.hpp"
 #include "eval/example.hpp"
 #include "output/run_summary.hpp"
 #include "runner/progress.hpp"
@@ -41,9 +42,8 @@ public:
 };
 
 struct evaluation_settings {
-  std::shared_ptr<const backend> engine;
-  /// Names the engine and its options, for the gold cache and the run's fingerprint.
-  std::string backend_identity = "sqlite";
+  /// Which backend runs each query (backend_routes::make).
+  std::shared_ptr<const backend_routes> routes;
   exec_limits gold_limits;
   exec_limits pred_limits;
   std::vector<std::shared_ptr<const technique>> techniques;

@@ -54,8 +54,7 @@ std::string file_content_hash(const std::filesystem::path& file) {
   return hex128(hash_combine(a, total), hash_combine(b, total));
 }
 
-gold_disk_cache::gold_disk_cache(std::filesystem::path dir, std::string backend_identity)
-    : dir_(std::move(dir)), backend_identity_(std::move(backend_identity)) {
+gold_disk_cache::gold_disk_cache(std::filesystem::path dir) : dir_(std::move(dir)) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw usage_error("cannot create the cache folder " + dir_.string() + ": " + ec.message());
@@ -108,8 +107,9 @@ std::string gold_disk_cache::database_hash(const std::string& db) {
   return hash;
 }
 
-std::string gold_disk_cache::key_text(const std::string& db_hash, std::string_view sql, const exec_limits& limits) const {
-  std::string key = backend_identity_;
+std::string gold_disk_cache::key_text(const query_target& where, const std::string& db_hash, std::string_view sql,
+                                      const exec_limits& limits) const {
+  std::string key = where.backend->identity;
   key += '\n';
   key += db_hash;
   key += "\nrows=" + std::to_string(limits.max_rows) + " bytes=" + std::to_string(limits.max_bytes) +
@@ -123,10 +123,11 @@ std::filesystem::path gold_disk_cache::entry_path(const std::string& key) const 
   return dir_ / h.substr(0, 2) / (h.substr(2) + ".bin");
 }
 
-std::optional<query_outcome> gold_disk_cache::load(const std::string& db, std::string_view sql, const exec_limits& limits) {
-  const std::string db_hash = database_hash(db);
+std::optional<query_outcome> gold_disk_cache::load(const query_target& where, std::string_view sql, const exec_limits& limits) {
+  if (!cacheable(where)) return std::nullopt;
+  const std::string db_hash = database_hash(where.target);
   if (db_hash.empty()) return std::nullopt;
-  const std::string key = key_text(db_hash, sql, limits);
+  const std::string key = key_text(where, db_hash, sql, limits);
   std::ifstream in(entry_path(key), std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream buf;
@@ -142,11 +143,13 @@ std::optional<query_outcome> gold_disk_cache::load(const std::string& db, std::s
   return outcome;
 }
 
-void gold_disk_cache::store(const std::string& db, std::string_view sql, const exec_limits& limits, const query_outcome& outcome) {
+void gold_disk_cache::store(const query_target& where, std::string_view sql, const exec_limits& limits,
+                            const query_outcome& outcome) {
   if (outcome.status != query_status::ok && outcome.status != query_status::error && outcome.status != query_status::timeout) return;
-  const std::string db_hash = database_hash(db);
+  if (!cacheable(where)) return;
+  const std::string db_hash = database_hash(where.target);
   if (db_hash.empty()) return;
-  const std::string key = key_text(db_hash, sql, limits);
+  const std::string key = key_text(where, db_hash, sql, limits);
   std::string bytes;
   const std::uint64_t key_size = key.size();
   bytes.append(reinterpret_cast<const char*>(&key_size), 8);

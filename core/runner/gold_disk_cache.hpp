@@ -1,7 +1,9 @@
 #pragma once
 // The on-disk cache of gold results (`--cache DIR`): a re-run skips executing gold queries whose
 // result it already has. An entry is keyed by the backend, the database's *content* (a hash of the
-// file's bytes, so a changed database invalidates its entries), the SQL and the limits.
+// file's bytes, so a changed database invalidates its entries), the SQL and the limits. Only
+// backends whose targets are database files are cached: a server database has no content hash,
+// so its results could go stale unnoticed.
 // Entries are files written atomically (temporary file, then rename): several processes may share
 // a cache folder.
 
@@ -14,17 +16,21 @@
 
 #include <sqlmorph/query.hpp>
 
+#include "backends/backend_routes.hpp"
+
 namespace sqlmorph::core {
 
 class gold_disk_cache {
 public:
-  /// `backend_identity` names the engine and its options (results of other engines are not shared).
-  gold_disk_cache(std::filesystem::path dir, std::string backend_identity);
+  explicit gold_disk_cache(std::filesystem::path dir);
   ~gold_disk_cache();
 
-  std::optional<query_outcome> load(const std::string& db, std::string_view sql, const exec_limits& limits);
+  /// True when results of `where` can be cached (its backend's targets are files).
+  static bool cacheable(const query_target& where) noexcept { return where.backend->file_targets(); }
+
+  std::optional<query_outcome> load(const query_target& where, std::string_view sql, const exec_limits& limits);
   /// Stores a deterministic outcome (ok, error, timeout); connection failures are not stored.
-  void store(const std::string& db, std::string_view sql, const exec_limits& limits, const query_outcome& outcome);
+  void store(const query_target& where, std::string_view sql, const exec_limits& limits, const query_outcome& outcome);
 
   std::uint64_t hits() const noexcept { return hits_; }
   std::uint64_t stores() const noexcept { return stores_; }
@@ -33,12 +39,12 @@ public:
 private:
   /// The content hash of a database file; empty when it cannot be read (nothing is cached then).
   std::string database_hash(const std::string& db);
-  std::string key_text(const std::string& db_hash, std::string_view sql, const exec_limits& limits) const;
+  std::string key_text(const query_target& where, const std::string& db_hash, std::string_view sql,
+                       const exec_limits& limits) const;
   std::filesystem::path entry_path(const std::string& key) const;
   void save_index();
 
   std::filesystem::path dir_;
-  std::string backend_identity_;
   std::mutex mutex_;
   // path -> (size, mtime in ns, content hash): a file is hashed again when its size or mtime change.
   struct file_hash {

@@ -6,9 +6,12 @@
 namespace sqlmorph::core {
 namespace {
 
-// Everything an evaluation reads from its example (beyond its labels) is equal.
+// Everything an evaluation reads from its example (beyond its labels) is equal: the queries, where
+// they run, and what a judge would read.
 bool same_evaluation(const example& a, const example& b) {
-  return a.pred == b.pred && a.gold == b.gold && a.db == b.db && a.question == b.question && a.evidence == b.evidence;
+  return a.pred == b.pred && a.gold == b.gold && a.db == b.db && a.db_id == b.db_id &&
+         a.gold_backend == b.gold_backend && a.pred_backend == b.pred_backend && a.question == b.question &&
+         a.evidence == b.evidence;
 }
 
 void label(record& r, const example& ex) {
@@ -20,7 +23,8 @@ void label(record& r, const example& ex) {
 
 }  // namespace
 
-std::vector<record> missing_prediction(const example& ex, const std::vector<std::shared_ptr<const technique>>& techniques) {
+std::vector<record> missing_prediction(const example& ex,
+                                       const std::vector<std::shared_ptr<const technique>>& techniques) {
   std::vector<record> out;
   for (const auto& t : techniques) {
     record r;
@@ -35,7 +39,8 @@ std::vector<record> missing_prediction(const example& ex, const std::vector<std:
   return out;
 }
 
-std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples, example_evaluator& evaluator,
+std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples,
+                                  example_evaluator& evaluator,
                                   const std::vector<std::shared_ptr<const technique>>& techniques,
                                   std::uint64_t& shared_answers) {
   std::vector<record> records;

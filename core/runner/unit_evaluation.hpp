@@ -1,7 +1,7 @@
 #pragma once
 // Evaluating one unit of work — every system's answer to one benchmark item. Systems often give
-// the same answer: an example whose database, queries, question and evidence equal an earlier
-// example of the unit is not evaluated again; it gets copies of that example's records, relabelled
+// the same answer: an example whose database, backends, queries, question and evidence equal an
+// earlier example of the unit is not evaluated again; it gets copies of that example's records, relabelled
 // with its own id and system. A run's cost then follows the distinct answers, not systems × techniques.
 
 #include <cstdint>

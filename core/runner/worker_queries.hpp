@@ -11,16 +11,17 @@
 namespace sqlmorph::core {
 
 class worker_queries final : public query_executor {
-public:
-  worker_queries(shared_query_cache& shared, gold_disk_cache* disk, std::shared_ptr<const backend> engine,
-                 exec_limits gold_limits, exec_limits pred_limits);
+ public:
+  worker_queries(shared_query_cache& shared, gold_disk_cache* disk, exec_limits gold_limits,
+                 exec_limits pred_limits);
 
-  std::shared_ptr<const query_outcome> execute(const std::string& db, std::string_view sql, query_role role) override;
+  std::shared_ptr<const query_outcome> execute(const query_target& where, std::string_view sql,
+                                               query_role role) override;
 
   /// Interrupts what this worker is executing (from another thread).
   void cancel() noexcept { runner_.cancel_all(); }
 
-private:
+ private:
   shared_query_cache& shared_;
   gold_disk_cache* disk_;
   query_runner runner_;

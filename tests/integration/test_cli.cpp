@@ -170,7 +170,12 @@ TEST_CASE("eval on a cases file writes results.jsonl and summary.json") {
   const auto broken = run_sqlmorph({"--config", config_arg(), "eval", "--cases", (dir.path() / "broken.jsonl").string(),
                                     "--out", out.string()});
   CHECK(broken.exit_code == 2);
-  CHECK(broken.err.find("broken.jsonl:1: missing field 'db'") != std::string::npos);
+  CHECK(broken.err.find("broken.jsonl:1: missing field 'gold'") != std::string::npos);
+  write(dir.path() / "no_db.jsonl", "{\"id\": \"x\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 1\"}\n");
+  const auto no_db = run_sqlmorph({"--config", config_arg(), "eval", "--cases", (dir.path() / "no_db.jsonl").string(),
+                                   "--out", out.string()});
+  CHECK(no_db.exit_code == 2);
+  CHECK(no_db.err.find("no_db.jsonl:1: give 'db' (a database file) or 'db_id'") != std::string::npos);
 }
 
 TEST_CASE("sqlmorph plugins lists components and refused libraries") {

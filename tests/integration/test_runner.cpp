@@ -375,6 +375,60 @@ TEST_CASE("several systems in one run: a side-by-side table, summaries per syste
   CHECK(summary["by_database"][0]["db_id"] == "demo");
 }
 
+TEST_CASE("backends side by side (--backends), gold and predictions on different backends, routes in run.json") {
+  test::temp_dir dir;
+  // Two backends: the built-in one on the benchmark's files, and an immutable-mode one reaching,
+  // through the db_id, a copy of the database holding one more project — so the two engines' numbers
+  // differ, as different engines' may.
+  std::filesystem::create_directories(dir.path() / "dbs/demo");
+  std::filesystem::copy_file(demo_db(), dir.path() / "dbs/demo/demo.sqlite");
+  std::filesystem::create_directories(dir.path() / "copy/demo");
+  std::filesystem::copy_file(demo_db(), dir.path() / "copy/demo/demo.sqlite");
+  test::create_sqlite(dir.path() / "copy/demo/demo.sqlite", "INSERT INTO projects(title) VALUES ('one more')");
+  const auto config = dir.path() / "sqlmorph.toml";
+  std::ofstream(config) << "[plugins]\ndirs = [\"" << test::plugin_dir().string() << "\"]\n"
+                        << "[backends.frozen]\nplugin = \"sqlite\"\ntarget = \"" << (dir.path() / "copy").string()
+                        << "/{db_id}/{db_id}.sqlite\"\noptions = { immutable = true }\n";
+  const auto gold = dir.path() / "gold.sql";
+  std::ofstream(gold) << "SELECT name FROM employees WHERE dept = 'eng'\tdemo\nSELECT count(*) FROM projects\tdemo\n";
+  const auto pred = dir.path() / "pred.sql";
+  std::ofstream(pred) << "SELECT name FROM employees WHERE dept = 'eng'\nSELECT 5\n";
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", config.string(), "eval", "--benchmark", "spider", "--gold", gold.string(),
+                               "--pred", "sys=" + pred.string(), "--db-root", (dir.path() / "dbs").string(),
+                               "--techniques", "execution_accuracy", "--backends", "sqlite,frozen", "--out", out.string(),
+                               "--progress", "none"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("technique           metric  sys@sqlite  sys@frozen") != std::string::npos);
+  CHECK(r.out.find("execution_accuracy  EX          0.5000      1.0000") != std::string::npos);
+  const auto results = read_jsonl(out / "results.jsonl");
+  REQUIRE(results.size() == 4);
+  CHECK(results[0]["id"] == "sys:0@sqlite");
+  CHECK(results[1]["id"] == "sys:0@frozen");
+  const json routes = run_json(out)["settings"]["backends"];
+  REQUIRE(routes["backends"].size() == 2);
+  CHECK(routes["backends"][0]["name"] == "frozen");
+  CHECK(routes["backends"][0]["target"].get<std::string>().find("{db_id}/{db_id}.sqlite") != std::string::npos);
+
+  // Gold on one backend, predictions on the other; an unknown backend is a usage error (exit 2).
+  const auto mixed = run_sqlmorph({"--config", config.string(), "-q", "eval", "--benchmark", "spider", "--gold",
+                                   gold.string(), "--pred", pred.string(), "--db-root", (dir.path() / "dbs").string(),
+                                   "--techniques", "execution_accuracy", "--gold-backend", "frozen", "--pred-backend",
+                                   "sqlite", "--out", (dir.path() / "mixed").string()});
+  REQUIRE(mixed.exit_code == 0);
+  const json mixed_routes = run_json(dir.path() / "mixed")["settings"]["backends"];
+  CHECK(mixed_routes["gold"] == "frozen");
+  CHECK(mixed_routes["pred"] == "sqlite");
+  const auto mixed_results = read_jsonl(dir.path() / "mixed/results.jsonl");
+  REQUIRE(mixed_results.size() == 2);
+  CHECK(mixed_results[1]["EX"] == 1);  // gold counted on the copy (5 projects), prediction SELECT 5
+  const auto unknown = run_sqlmorph({"--config", config.string(), "eval", "--benchmark", "spider", "--gold", gold.string(),
+                                     "--pred", pred.string(), "--db-root", (dir.path() / "dbs").string(),
+                                     "--pred-backend", "oracle", "--out", (dir.path() / "x").string()});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("--pred-backend: unknown backend 'oracle'") != std::string::npos);
+}
+
 TEST_CASE("BIRD mini-dev: questions, evidence and difficulty read, predictions paired by key") {
   if (test::skip_without_shared("bird mini-dev")) return;
   const auto bird = *test::shared_dir() / "benchmarks/bird-minidev";

@@ -49,9 +49,8 @@ std::string load_error(const std::string& code) {
 
 std::vector<core::record> evaluate(const core::technique_catalog& catalog, const std::vector<std::string>& techniques,
                                    const std::string& gold, const std::string& pred) {
-  const auto engine = test::registry().create<backend>(core::component_spec("sqlite"));
-  core::query_runner runner(engine, exec_limits{});
-  core::example_evaluator evaluator(runner, catalog.assemble(techniques, core::penalize_choice::yes, test::registry()));
+  core::query_runner runner(exec_limits{});
+  core::example_evaluator evaluator(runner, catalog.assemble(techniques, core::penalize_choice::yes, test::registry()), test::sqlite_routes());
   core::example ex;
   ex.id = "t";
   ex.db = (test::build_dir() / "examples/demo/demo.sqlite").string();
@@ -208,7 +207,7 @@ TEST_CASE("with on_error = abort, a failing hook stops the run after writing wha
                                                "  columns = 'positional', rows = 'set_equality', scorer = 'verdict' }\n";
   scripted s({dir.path()});
   core::evaluation_settings settings;
-  settings.engine = test::registry().create<backend>(core::component_spec("sqlite"));
+  settings.routes = test::sqlite_routes();
   settings.techniques = s.catalog.assemble({"fragile"}, core::penalize_choice::yes, test::registry());
   settings.on_script_error = core::script_error_policy::abort;
   settings.out_dir = dir.path() / "out";

@@ -131,9 +131,8 @@ TEST_CASE("Malloy vs the official comparison on Spider dev: every disagreement h
   const auto shared = *test::shared_dir();
   std::vector<std::string> names = {"test_suite", "malloy"};
   for (int bits = 1; bits <= 7; ++bits) names.push_back("switch_" + std::to_string(bits));
-  const auto engine = test::registry().create<backend>(core::component_spec("sqlite"));
-  core::query_runner runner(engine, exec_limits{});
-  core::example_evaluator evaluator(runner, f.catalog.assemble(names, core::penalize_choice::yes, test::registry()));
+  core::query_runner runner(exec_limits{});
+  core::example_evaluator evaluator(runner, f.catalog.assemble(names, core::penalize_choice::yes, test::registry()), test::sqlite_routes());
   const char* causes[] = {"", "ORDER BY from tokens", "no quick rejection", "", "numbers from text"};
   std::map<std::string, int> by_cause;
   int agree = 0;

@@ -134,8 +134,8 @@ void run_parity_file(const std::filesystem::path& file, const std::filesystem::p
   const auto cases = read_cases(file, db_base);
   REQUIRE(!cases.empty());
   const auto engine = test::registry().create<backend>(core::component_spec("sqlite"));
-  core::query_runner runner(engine, exec_limits{});
-  core::example_evaluator evaluator(runner, implemented_variants());
+  core::query_runner runner(exec_limits{});
+  core::example_evaluator evaluator(runner, implemented_variants(), test::sqlite_routes());
   tally t;
   int mismatches = 0;
   std::map<std::string, std::unique_ptr<connection>> connections;
@@ -184,8 +184,8 @@ TEST_CASE("reference divergences behave as documented") {
     for (auto& c : read_cases(f.path(), shared / "benchmarks/spider-dev")) cases[c.ex.id] = std::move(c);
   }
   const auto engine = test::registry().create<backend>(core::component_spec("sqlite"));
-  core::query_runner runner(engine, exec_limits{});
-  core::example_evaluator evaluator(runner, implemented_variants());
+  core::query_runner runner(exec_limits{});
+  core::example_evaluator evaluator(runner, implemented_variants(), test::sqlite_routes());
   const std::set<std::string> sqlmorph_techniques = {"execution_accuracy", "exact_column_and_exact_cell",
                                                      "exact_column_and_partial_cell", "no_column_and_partial_cell"};
   std::ifstream in(shared / "parity/reference_divergences.jsonl");

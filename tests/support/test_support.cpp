@@ -41,6 +41,11 @@ bool skip_without_shared(const char* what) {
   return true;
 }
 
+std::shared_ptr<const core::backend_routes> sqlite_routes() {
+  static const auto routes = core::backend_routes::make(core::default_config(), registry());
+  return routes;
+}
+
 const core::component_registry& registry() {
   static core::component_registry* reg = [] {
     auto* r = new core::component_registry();
@@ -143,8 +148,8 @@ std::string file_bytes(const std::filesystem::path& file) {
 }
 
 namespace {
-int spawn(const std::vector<std::string>& args, const std::filesystem::path& cwd, const std::filesystem::path& out_file,
-          const std::filesystem::path& err_file) {
+int spawn(const std::filesystem::path& binary, const std::vector<std::string>& args, const std::filesystem::path& cwd,
+          const std::filesystem::path& out_file, const std::filesystem::path& err_file) {
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = ::fork();
@@ -155,7 +160,7 @@ int spawn(const std::vector<std::string>& args, const std::filesystem::path& cwd
     std::FILE* e = std::freopen(err_file.c_str(), "w", stderr);
     if (o == nullptr || e == nullptr) ::_exit(127);
     std::vector<char*> argv;
-    const std::string bin = sqlmorph_binary().string();
+    const std::string bin = binary.string();
     argv.push_back(const_cast<char*>(bin.c_str()));
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -168,7 +173,7 @@ int spawn(const std::vector<std::string>& args, const std::filesystem::path& cwd
 
 int start_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& out_file,
                    const std::filesystem::path& err_file) {
-  return spawn(args, {}, out_file, err_file);
+  return spawn(sqlmorph_binary(), args, {}, out_file, err_file);
 }
 
 int wait_for(int pid) {
@@ -177,15 +182,24 @@ int wait_for(int pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-command_result run_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
+command_result run_program(const std::filesystem::path& binary, const std::vector<std::string>& args,
+                           const std::filesystem::path& cwd) {
   temp_dir tmp;
   const auto out_file = tmp.path() / "out";
   const auto err_file = tmp.path() / "err";
   command_result r;
-  r.exit_code = wait_for(spawn(args, cwd, out_file, err_file));
+  r.exit_code = wait_for(spawn(binary, args, cwd, out_file, err_file));
   r.out = file_bytes(out_file);
   r.err = file_bytes(err_file);
   return r;
+}
+
+command_result run_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
+  return run_program(sqlmorph_binary(), args, cwd);
+}
+
+command_result run_loader(const std::vector<std::string>& args) {
+  return run_program(sqlmorph_binary().parent_path() / "sqlmorph-load", args, {});
 }
 
 }  // namespace sqlmorph::test

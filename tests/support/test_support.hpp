@@ -10,6 +10,7 @@
 
 #include <sqlmorph/result.hpp>
 
+#include "backends/backend_routes.hpp"
 #include "errors.hpp"
 #include "plugins/component_registry.hpp"
 #include "techniques/technique_catalog.hpp"
@@ -34,6 +35,8 @@ const core::component_registry& registry();
 const core::technique_catalog& catalog();
 /// The reference techniques declared in C++ (tests/support/builtin_reference_techniques.cpp).
 const core::technique_catalog& builtin_catalog();
+/// Every query on the SQLite backend (database files), as a run without [backends] does.
+std::shared_ptr<const core::backend_routes> sqlite_routes();
 /// One assembled technique variant.
 std::shared_ptr<const core::technique> technique(const std::string& name, std::optional<bool> penalize = std::nullopt);
 
@@ -107,6 +110,11 @@ struct command_result {
 };
 /// Runs the sqlmorph executable with `args` (no shell interpretation of the arguments).
 command_result run_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& cwd = {});
+/// Runs `binary` with `args`, capturing its output.
+command_result run_program(const std::filesystem::path& binary, const std::vector<std::string>& args,
+                           const std::filesystem::path& cwd = {});
+/// Runs sqlmorph-load (next to the sqlmorph executable).
+command_result run_loader(const std::vector<std::string>& args);
 
 /// Starts the sqlmorph executable in the background (stdout and stderr to files); returns its pid.
 int start_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& out_file,

@@ -1,0 +1,157 @@
+// sqlmorph-load: copies SQLite databases into PostgreSQL, so one benchmark can be evaluated on both
+// engines (see docs/backends.md).
+//
+//   sqlmorph-load --from sqlite:FILE            --to "postgres:host=... user=... dbname={db_id}"
+//   sqlmorph-load --from sqlite-dir:DB_ROOT     --to "postgres:..." [--replace] [--grant sqlmorph_reader]
+//
+// Each SQLite file becomes a database named after the file (Spider's and BIRD's layout: DB_ROOT/
+// DB_ID/DB_ID.sqlite), created with the C collation. Column types come from the values stored; names
+// are lower-cased when they are plain identifiers. Row counts are checked after loading.
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "postgres_sink.hpp"
+#include "sqlite_source.hpp"
+
+namespace fs = std::filesystem;
+using namespace sqlmorph::load;
+
+namespace {
+
+struct options {
+  std::string from;
+  std::string to;
+  std::string database;
+  std::string admin_db = "postgres";
+  std::vector<std::string> only;
+  std::string grant;
+  bool replace = false;
+  bool quiet = false;
+};
+
+// The databases to load: (name, file).
+std::vector<std::pair<std::string, fs::path>> sources(const options& o) {
+  std::vector<std::pair<std::string, fs::path>> out;
+  if (o.from.rfind("sqlite:", 0) == 0) {
+    const fs::path file = o.from.substr(7);
+    out.emplace_back(o.database.empty() ? file.stem().string() : o.database, file);
+  } else if (o.from.rfind("sqlite-dir:", 0) == 0) {
+    const fs::path root = o.from.substr(11);
+    std::error_code ec;
+    if (!fs::is_directory(root, ec)) throw load_error(root.string() + " is not a folder");
+    for (const auto& entry : fs::directory_iterator(root)) {
+      const std::string name = entry.path().filename().string();
+      const fs::path file = entry.path() / (name + ".sqlite");
+      if (entry.is_directory() && fs::is_regular_file(file, ec)) out.emplace_back(name, file);
+    }
+    std::sort(out.begin(), out.end());
+    if (!o.database.empty())
+      throw load_error(
+          "--database names one database; with sqlite-dir: databases are named after their files");
+  } else {
+    throw load_error("--from must be sqlite:FILE or sqlite-dir:DB_ROOT, not '" + o.from + "'");
+  }
+  if (!o.only.empty()) {
+    const std::set<std::string> wanted(o.only.begin(), o.only.end());
+    std::erase_if(out, [&](const auto& s) { return wanted.count(s.first) == 0; });
+  }
+  if (out.empty()) throw load_error("no SQLite database found in " + o.from);
+  return out;
+}
+
+std::string with_db(const std::string& conninfo, const std::string& db) {
+  std::string out = conninfo;
+  for (std::size_t p = out.find("{db_id}"); p != std::string::npos; p = out.find("{db_id}", p + db.size())) {
+    out.replace(p, 7, db);
+  }
+  return out;
+}
+
+int run(const options& o) {
+  if (o.to.rfind("postgres:", 0) != 0) throw load_error("--to must be postgres:CONNINFO, not '" + o.to + "'");
+  const std::string conninfo = o.to.substr(9);
+  if (conninfo.find("{db_id}") == std::string::npos) {
+    throw load_error(
+        "the connection string must name the database as dbname={db_id} (each file gets its database)");
+  }
+  const auto todo = sources(o);
+  postgres_sink admin(with_db(conninfo, o.admin_db));
+  std::size_t total_rows = 0;
+  for (const auto& [name, file] : todo) {
+    sqlite_source source(file);
+    const std::vector<table_plan> tables = source.plan_tables();
+    create_database(admin, name, o.replace);
+    postgres_sink db(with_db(conninfo, name));
+    text_repairs repairs;
+    std::map<std::string, int> types;
+    std::size_t rows = 0;
+    for (const table_plan& t : tables) {
+      create_table(db, t);
+      std::string columns;
+      for (const column_plan& c : t.columns) {
+        columns += (columns.empty() ? "" : ", ") + quote_identifier(c.target_name);
+        ++types[type_name(c.type)];
+      }
+      db.copy_in(
+          "COPY " + quote_identifier(t.target_name) + " (" + columns + ") FROM STDIN",
+          [&](const std::function<void(const std::string&)>& put) { source.copy_rows(t, put, repairs); });
+      const std::string loaded = db.value("SELECT count(*) FROM " + quote_identifier(t.target_name));
+      if (loaded != std::to_string(t.rows)) {
+        throw load_error(name + "." + t.source_name + ": " + std::to_string(t.rows) + " rows read but " +
+                         loaded + " loaded");
+      }
+      rows += t.rows;
+    }
+    if (!o.grant.empty()) grant_reader(admin, db, name, o.grant);
+    db.exec("ANALYZE");
+    total_rows += rows;
+    if (!o.quiet) {
+      std::string type_text;
+      for (const auto& [type, n] : types)
+        type_text += (type_text.empty() ? "" : ", ") + std::to_string(n) + " " + type;
+      std::printf("%s: %zu tables, %zu rows (columns: %s)", name.c_str(), tables.size(), rows,
+                  type_text.c_str());
+      if (repairs.invalid_utf8 > 0)
+        std::printf("; %zu values had invalid UTF-8, replaced by U+FFFD", repairs.invalid_utf8);
+      if (repairs.nul_bytes > 0) std::printf("; %zu values had NUL bytes, dropped", repairs.nul_bytes);
+      std::printf("\n");
+    }
+  }
+  if (!o.quiet) std::printf("loaded %zu database(s), %zu rows\n", todo.size(), total_rows);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "sqlmorph-load: copy SQLite databases into PostgreSQL (each file becomes a database, C collation)"};
+  options o;
+  app.add_option("--from", o.from, "sqlite:FILE, or sqlite-dir:DB_ROOT for every DB_ROOT/DB_ID/DB_ID.sqlite")
+      ->required();
+  app.add_option("--to", o.to, "postgres:CONNINFO, a libpq connection string with dbname={db_id}")
+      ->required();
+  app.add_option("--database", o.database,
+                 "with sqlite:FILE, the database's name (default: the file's name)");
+  app.add_option("--only", o.only, "load only these databases (DB_ID,...)")->delimiter(',');
+  app.add_option("--admin-db", o.admin_db, "the database connected to for CREATE DATABASE")
+      ->capture_default_str();
+  app.add_option("--grant", o.grant, "a role to create if missing and give read access (never a superuser)");
+  app.add_flag("--replace", o.replace, "drop and load again databases that exist");
+  app.add_flag("-q,--quiet", o.quiet, "print nothing but errors");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return run(o);
+  } catch (const load_error& e) {
+    std::fprintf(stderr, "sqlmorph-load: %s\n", e.what());
+    return 1;
+  }
+}

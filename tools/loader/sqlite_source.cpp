@@ -1,0 +1,213 @@
+#include "sqlite_source.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace sqlmorph::load {
+namespace {
+
+struct statement {
+  sqlite3_stmt* s = nullptr;
+  statement(sqlite3* db, const std::string& sql) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+      throw load_error(std::string("SQLite: ") + sqlite3_errmsg(db) + " (in: " + sql + ")");
+    }
+  }
+  ~statement() { sqlite3_finalize(s); }
+  statement(const statement&) = delete;
+  statement& operator=(const statement&) = delete;
+  std::string text(int col) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s, col));
+    return p == nullptr ? std::string()
+                        : std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(s, col)));
+  }
+};
+
+std::string sqlite_quote(const std::string& name) {
+  std::string out = "\"";
+  for (const char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+bool contains_ci(std::string haystack, const char* needle) {
+  std::transform(haystack.begin(), haystack.end(), haystack.begin(),
+                 [](unsigned char c) { return std::toupper(c); });
+  return haystack.find(needle) != std::string::npos;
+}
+
+column_type choose_type(const column_plan& c) {
+  if (c.texts > 0) return column_type::text;
+  if (c.blobs > 0) return c.integers + c.reals > 0 ? column_type::text : column_type::bytea;
+  if (c.reals > 0) return column_type::double_precision;
+  if (c.integers > 0) return column_type::bigint;
+  // Nothing but NULLs: follow the declared type (SQLite's affinity rules, in short).
+  if (contains_ci(c.declared_type, "INT")) return column_type::bigint;
+  if (contains_ci(c.declared_type, "REAL") || contains_ci(c.declared_type, "FLOA") ||
+      contains_ci(c.declared_type, "DOUB")) {
+    return column_type::double_precision;
+  }
+  return column_type::text;
+}
+
+}  // namespace
+
+const char* type_name(column_type t) noexcept {
+  switch (t) {
+    case column_type::bigint:
+      return "bigint";
+    case column_type::double_precision:
+      return "double precision";
+    case column_type::text:
+      return "text";
+    case column_type::bytea:
+      return "bytea";
+  }
+  return "text";
+}
+
+std::string target_identifier(const std::string& name) {
+  const bool plain =
+      !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+      std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+  if (!plain) return name;
+  std::string out = name;
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+std::string quote_identifier(const std::string& name) {
+  return sqlite_quote(name);
+}  // the same rule
+
+sqlite_source::sqlite_source(const std::filesystem::path& file) : file_(file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw load_error(file.string() + ": no such database file");
+  const std::string uri = "file:" + file.string() + "?mode=ro&immutable=1";
+  if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
+    const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw load_error(file.string() + ": " + message);
+  }
+}
+
+sqlite_source::~sqlite_source() {
+  sqlite3_close(db_);
+}
+
+std::vector<table_plan> sqlite_source::plan_tables() {
+  std::vector<table_plan> tables;
+  {
+    statement list(
+        db_,
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+        "ORDER BY rowid");
+    while (sqlite3_step(list.s) == SQLITE_ROW) {
+      table_plan t;
+      t.source_name = list.text(0);
+      t.target_name = target_identifier(t.source_name);
+      tables.push_back(std::move(t));
+    }
+  }
+  std::set<std::string> table_names;
+  for (table_plan& t : tables) {
+    if (!table_names.insert(t.target_name).second) {
+      throw load_error(file_.string() + ": two tables are both '" + t.target_name + "' once lower-cased");
+    }
+    statement info(db_, "PRAGMA table_info(" + sqlite_quote(t.source_name) + ")");
+    std::set<std::string> names;
+    while (sqlite3_step(info.s) == SQLITE_ROW) {
+      column_plan c;
+      c.source_name = info.text(1);
+      c.declared_type = info.text(2);
+      c.target_name = target_identifier(c.source_name);
+      if (!names.insert(c.target_name).second) {
+        throw load_error(file_.string() + ": table " + t.source_name + " has two columns named '" +
+                         c.target_name + "' once lower-cased");
+      }
+      t.columns.push_back(std::move(c));
+    }
+    // Storage classes actually present, column by column.
+    std::string select = "SELECT ";
+    for (std::size_t i = 0; i < t.columns.size(); ++i)
+      select += (i ? ", " : "") + sqlite_quote(t.columns[i].source_name);
+    statement rows(db_, select + " FROM " + sqlite_quote(t.source_name));
+    while (sqlite3_step(rows.s) == SQLITE_ROW) {
+      ++t.rows;
+      for (std::size_t i = 0; i < t.columns.size(); ++i) {
+        column_plan& c = t.columns[i];
+        switch (sqlite3_column_type(rows.s, static_cast<int>(i))) {
+          case SQLITE_INTEGER:
+            ++c.integers;
+            break;
+          case SQLITE_FLOAT:
+            ++c.reals;
+            break;
+          case SQLITE_TEXT:
+            ++c.texts;
+            break;
+          case SQLITE_BLOB:
+            ++c.blobs;
+            break;
+          default:
+            ++c.nulls;
+        }
+      }
+    }
+    for (column_plan& c : t.columns) c.type = choose_type(c);
+  }
+  return tables;
+}
+
+void sqlite_source::copy_rows(const table_plan& table, const std::function<void(const std::string&)>& line,
+                              text_repairs& repairs) {
+  std::string select = "SELECT ";
+  for (std::size_t i = 0; i < table.columns.size(); ++i)
+    select += (i ? ", " : "") + sqlite_quote(table.columns[i].source_name);
+  statement rows(db_, select + " FROM " + sqlite_quote(table.source_name));
+  std::string out;
+  while (sqlite3_step(rows.s) == SQLITE_ROW) {
+    out.clear();
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+      if (i > 0) out += '\t';
+      const int col = static_cast<int>(i);
+      const int storage = sqlite3_column_type(rows.s, col);
+      if (storage == SQLITE_NULL) {
+        out += "\\N";
+        continue;
+      }
+      switch (table.columns[i].type) {
+        case column_type::bigint:
+          out += std::to_string(sqlite3_column_int64(rows.s, col));
+          break;
+        case column_type::double_precision:
+          append_copy_double(out, sqlite3_column_double(rows.s, col));
+          break;
+        case column_type::bytea: {
+          const auto* p = static_cast<const char*>(sqlite3_column_blob(rows.s, col));
+          append_copy_bytea(out,
+                            std::string_view(p == nullptr ? "" : p,
+                                             static_cast<std::size_t>(sqlite3_column_bytes(rows.s, col))));
+          break;
+        }
+        case column_type::text: {
+          // SQLite's own text form of numbers; blob bytes taken as text.
+          const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(rows.s, col));
+          const std::string_view raw(p == nullptr ? "" : p,
+                                     static_cast<std::size_t>(sqlite3_column_bytes(rows.s, col)));
+          append_copy_text(out, storable_text(raw, repairs));
+          break;
+        }
+      }
+    }
+    out += '\n';
+    line(out);
+  }
+}
+
+}  // namespace sqlmorph::load

@@ -1,0 +1,70 @@
+#pragma once
+// Reading a SQLite database for loading elsewhere: its tables, a PostgreSQL type per column chosen
+// from the values actually stored (SQLite columns may hold any type), and its rows as COPY lines.
+
+#include <sqlite3.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "copy_text.hpp"
+
+namespace sqlmorph::load {
+
+struct load_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class column_type { bigint, double_precision, text, bytea };
+const char* type_name(column_type t) noexcept;
+
+struct column_plan {
+  std::string source_name;
+  std::string target_name;
+  std::string declared_type;
+  column_type type = column_type::text;
+  // Values seen, by SQLite storage class.
+  std::size_t integers = 0, reals = 0, texts = 0, blobs = 0, nulls = 0;
+};
+
+struct table_plan {
+  std::string source_name;
+  std::string target_name;
+  std::vector<column_plan> columns;
+  std::size_t rows = 0;
+};
+
+/// The PostgreSQL name of a SQLite table or column: lower-cased when it is a plain identifier (so
+/// unquoted references in any case find it, as in SQLite), else kept as it is.
+std::string target_identifier(const std::string& name);
+/// `name` as a quoted PostgreSQL identifier.
+std::string quote_identifier(const std::string& name);
+
+class sqlite_source {
+ public:
+  /// Opens `file` read-only (immutable: nothing is written next to it). Throws load_error.
+  explicit sqlite_source(const std::filesystem::path& file);
+  ~sqlite_source();
+  sqlite_source(const sqlite_source&) = delete;
+  sqlite_source& operator=(const sqlite_source&) = delete;
+
+  /// Every table (views and SQLite's own tables aside), with a type per column:
+  /// integers only → bigint; integers and reals → double precision; blobs only → bytea; anything
+  /// with text, or nothing but NULLs → text, unless the declared type says INT or REAL/FLOA/DOUB.
+  std::vector<table_plan> plan_tables();
+
+  /// Calls `line` with each row of `table` as a COPY text line (with its newline). Numbers in text
+  /// columns are written as SQLite writes them as text.
+  void copy_rows(const table_plan& table, const std::function<void(const std::string&)>& line,
+                 text_repairs& repairs);
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::filesystem::path file_;
+};
+
+}  // namespace sqlmorph::load
