@@ -39,6 +39,20 @@ public:
 
   /// Interrupts the statement currently executing, if any (thread-safe, may be a no-op).
   virtual void cancel() noexcept {}
+
+  /// Checks that `sql` is one statement that parses and binds against the database's schema
+  /// (unknown tables and columns, syntax errors), **without executing it**: SQLite prepares it,
+  /// PostgreSQL parses and analyses it (a prepared statement, never run). `ok` when it would run;
+  /// `error` with the engine's message naming the first problem; `timeout`/`backend_error` as for
+  /// execute. Never throws, never changes the database. A backend that cannot check without
+  /// executing returns `backend_error` with a message saying so (the default).
+  virtual query_outcome check(std::string_view sql, const exec_limits& limits);
+
+  /// The database's schema as DDL text (`CREATE TABLE ...;` statements, one per table or view,
+  /// with primary and foreign keys where the engine reports them), for judges and prompts. `ok`
+  /// with the text in `message`; `backend_error` when the backend cannot describe its schema (the
+  /// default). Never throws.
+  virtual query_outcome describe_schema(const exec_limits& limits);
 };
 
 /// Outcome of opening a connection: a connection, or a status (db_missing, backend_error) and message.
