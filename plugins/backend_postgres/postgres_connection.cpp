@@ -6,6 +6,8 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <string>
 #include <vector>
 
 #include <sqlmorph/statement_gate.hpp>
@@ -344,7 +346,7 @@ void postgres_connection::fetch_(statement_run& run, const exec_limits& limits, 
   }
 }
 
-query_outcome postgres_connection::finish_(statement_run& run, const exec_limits& limits) {
+query_outcome postgres_connection::finish_(statement_run& run, const exec_limits& limits, bool prepare_only) {
   query_outcome out = std::move(run.out);
   const auto fail = [&](query_status s, std::string message) {
     return query_outcome::failure(s, std::move(message), out.elapsed_ms);
@@ -389,6 +391,7 @@ query_outcome postgres_connection::finish_(statement_run& run, const exec_limits
     return fail(query_status::backend_error,
                 "the connection to the server was lost: " + one_line(PQerrorMessage(conn_)));
   }
+  if (prepare_only) return out;  // prepared: it parses and binds
   if (run.not_a_query || !run.columns_set) {
     return fail(query_status::error, "the statement returns no rows (not a query): refused");
   }
@@ -396,6 +399,14 @@ query_outcome postgres_connection::finish_(statement_run& run, const exec_limits
 }
 
 query_outcome postgres_connection::execute(std::string_view sql, const exec_limits& limits) {
+  return run_(sql, limits, false);
+}
+
+query_outcome postgres_connection::check(std::string_view sql, const exec_limits& limits) {
+  return run_(sql, limits, true);
+}
+
+query_outcome postgres_connection::run_(std::string_view sql, const exec_limits& limits, bool prepare_only) {
   const auto start = clock::now();
   cancel_requested_.store(false);
   const auto fail = [&](query_status s, std::string message) {
@@ -412,14 +423,19 @@ query_outcome postgres_connection::execute(std::string_view sql, const exec_limi
     if (!begin_(limits, message)) return fail(query_status::backend_error, message);
     // Extended protocol with no parameters: the server parses exactly one statement, and answers
     // in text format.
+    // A check only prepares the statement (the unnamed one): the server parses and analyses it,
+    // binding every name, and never runs it.
     const std::string statement(check.statement);
-    if (PQsendQueryParams(conn_, statement.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 0) {
+    const int sent = prepare_only
+                         ? PQsendPrepare(conn_, "", statement.c_str(), 0, nullptr)
+                         : PQsendQueryParams(conn_, statement.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
+    if (sent == 0) {
       message = one_line(PQerrorMessage(conn_));
       if (PQstatus(conn_) != CONNECTION_OK) broken_ = true;
       end_transaction_();
       return fail(query_status::backend_error, "cannot send the query: " + message);
     }
-    PQsetSingleRowMode(conn_);  // rows arrive one by one, so caps bound memory
+    if (!prepare_only) PQsetSingleRowMode(conn_);  // rows arrive one by one, so caps bound memory
     bool cancel_pending = false;
     {
       std::lock_guard lock(cancel_mutex_);
@@ -438,7 +454,7 @@ query_outcome postgres_connection::execute(std::string_view sql, const exec_limi
     run.lost = PQstatus(conn_) != CONNECTION_OK;
     if (run.lost) broken_ = true;
     if (!broken_) end_transaction_();
-    return finish_(run, limits);
+    return finish_(run, limits, prepare_only);
   } catch (const std::exception& e) {  // allocation failures: execute never throws
     broken_ = true;
     {
@@ -447,6 +463,74 @@ query_outcome postgres_connection::execute(std::string_view sql, const exec_limi
     }
     return fail(query_status::backend_error, std::string("query abandoned: ") + e.what());
   }
+}
+
+namespace {
+
+// Every column of every table and view outside PostgreSQL's own schemas, in column order.
+constexpr const char* schema_columns_sql =
+    "SELECT CASE WHEN n.nspname = 'public' THEN quote_ident(c.relname) "
+    "            ELSE quote_ident(n.nspname) || '.' || quote_ident(c.relname) END, "
+    "       c.relkind::text, quote_ident(a.attname), format_type(a.atttypid, a.atttypmod), a.attnotnull "
+    "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+    "JOIN pg_attribute a ON a.attrelid = c.oid "
+    "WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%' "
+    "  AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND a.attnum > 0 AND NOT a.attisdropped "
+    "ORDER BY n.nspname = 'public' DESC, n.nspname, c.relname, a.attnum";
+
+// Primary keys, unique constraints and foreign keys, as PostgreSQL prints them.
+constexpr const char* schema_constraints_sql =
+    "SELECT CASE WHEN n.nspname = 'public' THEN quote_ident(c.relname) "
+    "            ELSE quote_ident(n.nspname) || '.' || quote_ident(c.relname) END, "
+    "       pg_get_constraintdef(k.oid) "
+    "FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+    "WHERE k.contype IN ('p', 'u', 'f') AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
+    "ORDER BY k.contype = 'p' DESC, k.contype, k.conname";
+
+std::string text_of(const value& v) { return std::string(v.bytes()); }
+
+}  // namespace
+
+query_outcome postgres_connection::describe_schema(const exec_limits& limits) {
+  exec_limits catalog = limits;
+  catalog.max_rows = 0;
+  query_outcome columns = execute(schema_columns_sql, catalog);
+  if (!columns.ok()) return columns;
+  query_outcome constraints = execute(schema_constraints_sql, catalog);
+  if (!constraints.ok()) return constraints;
+
+  std::map<std::string, std::vector<std::string>> constraints_of;
+  const result& k = constraints.rows;
+  for (std::size_t r = 0; r < k.row_count(); ++r) {
+    constraints_of[text_of(k.cell(r, 0))].push_back(text_of(k.cell(r, 1)));
+  }
+  query_outcome out;
+  out.elapsed_ms = columns.elapsed_ms + constraints.elapsed_ms;
+  const result& c = columns.rows;
+  std::string table;
+  bool first_line = true;
+  const auto close_table = [&] {
+    if (table.empty()) return;
+    for (const std::string& def : constraints_of[table]) out.message += ",\n  " + def;
+    out.message += "\n);\n";
+  };
+  for (std::size_t r = 0; r < c.row_count(); ++r) {
+    const std::string name = text_of(c.cell(r, 0));
+    if (name != table) {
+      close_table();
+      table = name;
+      const std::string kind = text_of(c.cell(r, 1));
+      out.message += (kind == "v" ? "CREATE VIEW " : kind == "m" ? "CREATE MATERIALIZED VIEW " : "CREATE TABLE ") +
+                     name + " (\n  ";
+      first_line = true;
+    }
+    if (!first_line) out.message += ",\n  ";
+    first_line = false;
+    out.message += text_of(c.cell(r, 2)) + " " + text_of(c.cell(r, 3));
+    if (c.cell(r, 4).kind() == value_kind::integer && c.cell(r, 4).as_integer() != 0) out.message += " NOT NULL";
+  }
+  close_table();
+  return out;
 }
 
 }  // namespace sqlmorph::postgres

@@ -26,6 +26,12 @@ class postgres_connection final : public connection {
 
   query_outcome execute(std::string_view sql, const exec_limits& limits) override;
   void cancel() noexcept override;
+  /// Prepares the statement (the unnamed prepared statement) inside the read-only transaction:
+  /// PostgreSQL parses and analyses it, binding every table and column, and never runs it.
+  query_outcome check(std::string_view sql, const exec_limits& limits) override;
+  /// CREATE TABLE / VIEW text built from the catalog: columns with types and NOT NULL, then primary
+  /// keys, unique constraints and foreign keys.
+  query_outcome describe_schema(const exec_limits& limits) override;
 
  private:
   using clock = std::chrono::steady_clock;
@@ -39,7 +45,8 @@ class postgres_connection final : public connection {
   bool wait_for_input_(clock::time_point until);
   void fetch_(statement_run& run, const exec_limits& limits, clock::time_point start);
   void take_result_(statement_run& run, const PGresult* r, const exec_limits& limits);
-  query_outcome finish_(statement_run& run, const exec_limits& limits);
+  query_outcome run_(std::string_view sql, const exec_limits& limits, bool prepare_only);
+  query_outcome finish_(statement_run& run, const exec_limits& limits, bool prepare_only);
   void send_cancel_() noexcept;
   void replace_cancel_handle_() noexcept;
 

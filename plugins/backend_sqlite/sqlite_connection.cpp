@@ -138,8 +138,7 @@ int sqlite_connection::on_progress(void* self) noexcept {
   return 0;
 }
 
-query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits& limits) {
-  const auto start = std::chrono::steady_clock::now();
+void sqlite_connection::begin_(const exec_limits& limits, std::chrono::steady_clock::time_point start) {
   has_deadline_ = limits.timeout_seconds > 0;
   if (has_deadline_) {
     deadline_ = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -148,45 +147,111 @@ query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits
   deadline_hit_ = false;
   cancelled_.store(false);
   denial_.clear();
+}
 
-  const auto fail = [&](query_status s, std::string msg) { return query_outcome::failure(s, std::move(msg), ms_since(start)); };
-  const auto engine_failure = [&](int rc) {
-    if ((rc & 0xff) == SQLITE_INTERRUPT && deadline_hit_) {
-      char secs[32];
-      std::snprintf(secs, sizeof secs, "%g", limits.timeout_seconds);
-      return fail(query_status::timeout,
-                  std::string("exceeded the time limit of ") + secs + " s (interrupted by SQLite)");
-    }
-    if ((rc & 0xff) == SQLITE_INTERRUPT && cancelled_.load()) return fail(query_status::error, "cancelled");
-    std::string msg = sqlite3_errmsg(db_);
-    if ((rc & 0xff) == SQLITE_AUTH && !denial_.empty()) {
-      // SQLite checks its own schema bookkeeping first (a DROP TABLE is refused as a DELETE on
-      // sqlite_master): name the statement instead.
-      msg += ": the evaluation is read-only and refuses " +
-             (denial_is_bookkeeping_ ? "a schema change (" + statement_head(sql) + ")" : denial_);
-    }
-    return fail(query_status::error, std::move(msg));
+query_outcome sqlite_connection::engine_failure_(int rc, std::string_view sql, const exec_limits& limits,
+                                                 std::chrono::steady_clock::time_point start) const {
+  if ((rc & 0xff) == SQLITE_INTERRUPT && deadline_hit_) {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%g", limits.timeout_seconds);
+    return query_outcome::failure(query_status::timeout,
+                                  std::string("exceeded the time limit of ") + secs + " s (interrupted by SQLite)",
+                                  ms_since(start));
+  }
+  if ((rc & 0xff) == SQLITE_INTERRUPT && cancelled_.load()) {
+    return query_outcome::failure(query_status::error, "cancelled", ms_since(start));
+  }
+  std::string msg = sqlite3_errmsg(db_);
+  if ((rc & 0xff) == SQLITE_AUTH && !denial_.empty()) {
+    // SQLite checks its own schema bookkeeping first (a DROP TABLE is refused as a DELETE on
+    // sqlite_master): name the statement instead.
+    msg += ": the evaluation is read-only and refuses " +
+           (denial_is_bookkeeping_ ? "a schema change (" + statement_head(sql) + ")" : denial_);
+  }
+  return query_outcome::failure(query_status::error, std::move(msg), ms_since(start));
+}
+
+std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view sql, const exec_limits& limits,
+                                                               std::chrono::steady_clock::time_point start,
+                                                               sqlite3_stmt*& stmt) {
+  const auto fail = [&](query_status s, std::string msg) {
+    return query_outcome::failure(s, std::move(msg), ms_since(start));
   };
-
+  stmt = nullptr;
   if (sql.find('\0') != std::string_view::npos) return fail(query_status::error, "the SQL contains a NUL byte");
-  sqlite3_stmt* stmt = nullptr;
   const char* tail = nullptr;
-  int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
-  if (rc != SQLITE_OK) return engine_failure(rc);
+  const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    stmt = nullptr;
+    return engine_failure_(rc, sql, limits, start);
+  }
   if (stmt == nullptr) return fail(query_status::error, "empty query: the SQL holds no statement");
+  std::optional<query_outcome> refusal;
+  const std::string_view rest = meaningful_rest(sql.substr(static_cast<std::size_t>(tail - sql.data())));
+  if (!rest.empty()) {
+    refusal = fail(query_status::error, "more than one statement: only a single statement is evaluated (found '" +
+                                            excerpt(rest) + "' after the first)");
+  } else if (!sqlite3_stmt_readonly(stmt)) {
+    refusal = fail(query_status::error, "not a read-only statement: refused");
+  } else if (sqlite3_column_count(stmt) == 0) {
+    refusal = fail(query_status::error, "the statement returns no rows (not a query): refused");
+  }
+  if (refusal) {
+    sqlite3_finalize(stmt);
+    stmt = nullptr;
+  }
+  return refusal;
+}
+
+query_outcome sqlite_connection::check(std::string_view sql, const exec_limits& limits) {
+  const auto start = std::chrono::steady_clock::now();
+  begin_(limits, start);
+  sqlite3_stmt* stmt = nullptr;
+  if (auto refused = prepare_query_(sql, limits, start, stmt)) return std::move(*refused);
+  sqlite3_finalize(stmt);  // prepared, never stepped: nothing was executed
+  query_outcome out;
+  out.elapsed_ms = ms_since(start);
+  return out;
+}
+
+query_outcome sqlite_connection::describe_schema(const exec_limits& limits) {
+  const auto start = std::chrono::steady_clock::now();
+  begin_(limits, start);
+  static constexpr std::string_view sql =
+      "SELECT sql FROM sqlite_schema WHERE type IN ('table', 'view') AND sql IS NOT NULL "
+      "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid";
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+  if (rc != SQLITE_OK) return engine_failure_(rc, sql, limits, start);
   struct finalizer {
     sqlite3_stmt* s;
     ~finalizer() { sqlite3_finalize(s); }
   } guard{stmt};
-
-  const std::string_view rest = meaningful_rest(sql.substr(static_cast<std::size_t>(tail - sql.data())));
-  if (!rest.empty()) {
-    return fail(query_status::error, "more than one statement: only a single statement is evaluated (found '" +
-                                         excerpt(rest) + "' after the first)");
+  query_outcome out;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    if (text == nullptr) continue;
+    out.message += text;
+    out.message += ";\n";
   }
-  if (!sqlite3_stmt_readonly(stmt)) return fail(query_status::error, "not a read-only statement: refused");
+  if (rc != SQLITE_DONE) return engine_failure_(rc, sql, limits, start);
+  out.elapsed_ms = ms_since(start);
+  return out;
+}
+
+query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits& limits) {
+  const auto start = std::chrono::steady_clock::now();
+  begin_(limits, start);
+  sqlite3_stmt* stmt = nullptr;
+  if (auto refused = prepare_query_(sql, limits, start, stmt)) return std::move(*refused);
+  struct finalizer {
+    sqlite3_stmt* s;
+    ~finalizer() { sqlite3_finalize(s); }
+  } guard{stmt};
+  const auto engine_failure = [&](int code) { return engine_failure_(code, sql, limits, start); };
   const int columns = sqlite3_column_count(stmt);
-  if (columns == 0) return fail(query_status::error, "the statement returns no rows (not a query): refused");
+  int rc = SQLITE_OK;
 
   query_outcome out;
   std::vector<std::string> names;

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include <sqlite3.h>
@@ -22,6 +23,10 @@ public:
 
   query_outcome execute(std::string_view sql, const exec_limits& limits) override;
   void cancel() noexcept override;
+  /// Prepares the statement (with the authorizer and the single-statement check) and never steps it.
+  query_outcome check(std::string_view sql, const exec_limits& limits) override;
+  /// The CREATE statements SQLite stored for each table and view.
+  query_outcome describe_schema(const exec_limits& limits) override;
 
   /// Called by the authorizer when it refuses an action, to explain SQLite's "not authorized".
   /// The first refusal of the statement itself is kept; refusals of SQLite's bookkeeping (writes
@@ -35,6 +40,12 @@ public:
 
 private:
   static int on_progress(void* self) noexcept;
+  void begin_(const exec_limits& limits, std::chrono::steady_clock::time_point start);
+  query_outcome engine_failure_(int rc, std::string_view sql, const exec_limits& limits,
+                                std::chrono::steady_clock::time_point start) const;
+  /// Prepares one read-only query into `stmt`, or returns why it is refused (then `stmt` is null).
+  std::optional<query_outcome> prepare_query_(std::string_view sql, const exec_limits& limits,
+                                              std::chrono::steady_clock::time_point start, sqlite3_stmt*& stmt);
 
   sqlite3* db_;
   sqlite_settings settings_;

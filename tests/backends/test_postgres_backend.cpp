@@ -673,3 +673,37 @@ TEST_CASE("postgres: capabilities and options") {
               core::component_spec("postgres").with("connect_timeout", std::int64_t{-1}));
         }).find("connect_timeout") != std::string::npos);
 }
+
+TEST_CASE("postgres: check() parses and binds without executing, describe_schema() reads the catalog") {
+  const pg_database db("sqlmorph_pg_check",
+                       "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price numeric(8,2));"
+                       "CREATE TABLE orders(id int PRIMARY KEY, item_id int REFERENCES items(id), note varchar(20));"
+                       "CREATE VIEW cheap AS SELECT name FROM items WHERE price < 2;"
+                       "INSERT INTO items VALUES (1, 'apple', 1.5)");
+  auto conn = db.connect();
+  CHECK(conn->check("SELECT i.name, o.note FROM items i JOIN orders o ON o.item_id = i.id", {}).ok());
+  CHECK(conn->check("SELECT name FROM cheap;", {}).ok());
+  const query_outcome table = conn->check("SELECT name FROM item", {});
+  CHECK(table.status == query_status::error);
+  CHECK(table.message == "relation \"item\" does not exist");
+  const query_outcome column = conn->check("SELECT nme FROM items", {});
+  CHECK(column.status == query_status::error);
+  CHECK(column.message.find("column \"nme\" does not exist") == 0);
+  CHECK(conn->check("SELECT 1 +", {}).message == "syntax error at end of input");
+  CHECK(conn->check("DELETE FROM items", {}).status == query_status::error);
+  // Never executed: pg_sleep(1e6) and a division by zero are checked at once, without error.
+  const auto start = clock_type::now();
+  CHECK(conn->check("SELECT pg_sleep(1e6)", {}).ok());
+  CHECK(conn->check("SELECT 1 / (id - id) FROM items", {}).ok());
+  CHECK(seconds_since(start) < 1.0);
+  CHECK(single_integer(*conn, "SELECT count(*) FROM items") == 1);  // the session goes on normally
+
+  const query_outcome schema = conn->describe_schema({});
+  REQUIRE(schema.ok());
+  CHECK(schema.message ==
+        "CREATE VIEW cheap (\n  name text\n);\n"
+        "CREATE TABLE items (\n  id integer NOT NULL,\n  name text NOT NULL,\n  price numeric(8,2),\n"
+        "  PRIMARY KEY (id)\n);\n"
+        "CREATE TABLE orders (\n  id integer NOT NULL,\n  item_id integer,\n  note character varying(20),\n"
+        "  PRIMARY KEY (id),\n  FOREIGN KEY (item_id) REFERENCES items(id)\n);\n");
+}

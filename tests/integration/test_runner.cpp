@@ -149,7 +149,7 @@ TEST_CASE("each distinct query executes once per run, gold queries once for all 
   CHECK(stats["gold_executed"].get<std::size_t>() > gold.size() * 9 / 10);
 }
 
-TEST_CASE("identical answers of several systems are evaluated once; a system's records do not depend on the others") {
+TEST_CASE("identical answers of several systems are evaluated once, a system's records do not depend on the others") {
   if (test::skip_without_shared("shared answers")) return;
   const auto spider = *test::shared_dir() / "benchmarks/spider-dev";
   const auto preds = spider / "predictions/nl2sql360";
@@ -287,7 +287,7 @@ TEST_CASE("--resume refuses a folder that holds another run") {
         std::string::npos);
 }
 
-TEST_CASE("SIGINT stops the run after the examples in progress; --resume continues") {
+TEST_CASE("SIGINT stops the run after the examples in progress, --resume continues") {
   test::temp_dir dir;
   const auto cases = slow_cases(dir, 60);
   const auto out = dir.path() / "out";
@@ -308,7 +308,7 @@ TEST_CASE("SIGINT stops the run after the examples in progress; --resume continu
   CHECK(line_count(out / "results.jsonl") == 60);
 }
 
-TEST_CASE("the gold cache: a re-run executes no gold query; a changed database invalidates its entries") {
+TEST_CASE("the gold cache: a re-run executes no gold query, a changed database invalidates its entries") {
   test::temp_dir dir;
   const auto db = dir.path() / "shop.sqlite";
   test::create_sqlite(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3);");

@@ -173,7 +173,7 @@ TEST_CASE("the example techniques change the numbers as intended") {
   CHECK(std::get<std::int64_t>(r[0].scores.extra[0].second) == 2);
 }
 
-TEST_CASE("a failing Lua hook marks the example script_error, with file, line and traceback; the run goes on") {
+TEST_CASE("a failing Lua hook marks the example script_error, with file, line and traceback, the run goes on") {
   test::temp_dir dir;
   std::ofstream(dir.path() / "fragile.lua") << "local function picky(v)\n"
                                                "  if v == 'Brian' then error('cannot normalize ' .. v) end\n"
