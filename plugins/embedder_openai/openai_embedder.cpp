@@ -62,7 +62,8 @@ embedding_outcome openai_embedder::embed_batch_(std::span<const std::string> tex
   };
   if (!reply.ok) return fail(reply.error);
 
-  const nlohmann::json* data = reply.body.is_object() && reply.body.contains("data") ? &reply.body["data"] : nullptr;
+  const nlohmann::json* data =
+      reply.body.is_object() && reply.body.contains("data") ? &reply.body["data"] : nullptr;
   if (data == nullptr || !data->is_array()) return fail(where + "the reply has no 'data' array");
   if (data->size() != texts.size()) {
     return fail(where + "asked for " + std::to_string(texts.size()) + " embeddings, got " +
@@ -77,7 +78,8 @@ embedding_outcome openai_embedder::embed_batch_(std::span<const std::string> tex
     // Servers usually answer in input order, but only `index` says which input a vector is for.
     std::size_t index = i;
     if (item.contains("index")) {
-      if (!item["index"].is_number_unsigned()) return fail(where + "item " + std::to_string(i) + " has a bad 'index'");
+      if (!item["index"].is_number_unsigned())
+        return fail(where + "item " + std::to_string(i) + " has a bad 'index'");
       index = item["index"].get<std::size_t>();
     }
     if (index >= texts.size() || seen[index]) {
@@ -86,7 +88,8 @@ embedding_outcome openai_embedder::embed_batch_(std::span<const std::string> tex
     }
     seen[index] = true;
     if (!item.contains("embedding") || !item["embedding"].is_array()) {
-      return fail(where + "item " + std::to_string(i) + " has no 'embedding' array (was encoding_format base64?)");
+      return fail(where + "item " + std::to_string(i) +
+                  " has no 'embedding' array (was encoding_format base64?)");
     }
     std::vector<double>& v = out.vectors[index];
     v.reserve(item["embedding"].size());

@@ -24,10 +24,12 @@ const sqlmorph_option_v1 sql_adherence_options[] = {
     {"max_tokens", "int", "300", "most tokens of one reply"},
     {"json_mode", "bool", "false", "send response_format = {type: json_object} (servers that support it)"},
     {"prompt_template", "string", "",
-     "file holding the prompt ({{question}}, {{sql}}, {{dialect}}, {{schema}}, {{hints}}, {{#name}}...{{/name}}); "
+     "file holding the prompt ({{question}}, {{sql}}, {{dialect}}, {{schema}}, {{hints}}, "
+     "{{#name}}...{{/name}}); "
      "\"\": sql_adherence_prompt.txt next to the plugin"},
     {"malformed_retries", "int", "2", "times a vote is asked again when the reply is not the JSON verdict"},
-    {"cache", "string", "", "SQLite file caching replies by model, endpoint, temperature, prompt hash and vote; \"\": none"},
+    {"cache", "string", "",
+     "SQLite file caching replies by model, endpoint, temperature, prompt hash and vote; \"\": none"},
     {"timeout", "double", "60", "seconds one request may take (connect, send, receive)"},
     {"max_retries", "int", "4", "retries after a 429, 408, 409, 5xx, timeout or connection failure"},
     {"retry_base_delay", "double", "0.5",
@@ -36,8 +38,9 @@ const sqlmorph_option_v1 sql_adherence_options[] = {
 
 }  // namespace
 
-SQLMORPH_PLUGIN_LIBRARY("judge_sql_adherence", "1.0.0",
-                        sqlmorph::plugin::component<sqlmorph::openai::sql_adherence_judge>(
-                            "sql_adherence", "1.0.0",
-                            "an OpenAI-compatible chat model votes k times whether the SQL answers the question",
-                            sql_adherence_options))
+SQLMORPH_PLUGIN_LIBRARY(
+    "judge_sql_adherence", "1.0.0",
+    sqlmorph::plugin::component<sqlmorph::openai::sql_adherence_judge>(
+        "sql_adherence", "1.0.0",
+        "an OpenAI-compatible chat model votes k times whether the SQL answers the question",
+        sql_adherence_options))

@@ -101,8 +101,12 @@ struct parser {
 void render_nodes(const std::vector<node>& nodes, const judge_request& r, std::string& out) {
   for (const node& n : nodes) {
     switch (n.kind) {
-      case node::type::text: out += n.text; break;
-      case node::type::value: out += field(r, n.text); break;
+      case node::type::text:
+        out += n.text;
+        break;
+      case node::type::value:
+        out += field(r, n.text);
+        break;
       case node::type::section:
         if (!blank(field(r, n.text))) render_nodes(n.children, r, out);
         break;

@@ -19,7 +19,7 @@
 namespace sqlmorph::openai {
 
 class prompt_template {
-public:
+ public:
   /// Parses `text`; throws std::invalid_argument for an unknown placeholder, an unclosed or
   /// mismatched section or an unterminated tag, naming the line. `origin` names the text in messages.
   static prompt_template parse(const std::string& text, const std::string& origin);
@@ -33,7 +33,7 @@ public:
 
   struct node;
 
-private:
+ private:
   std::shared_ptr<const std::vector<node>> nodes_;
   std::string origin_;
 };

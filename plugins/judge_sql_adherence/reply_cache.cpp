@@ -62,7 +62,9 @@ reply_cache::reply_cache(const std::filesystem::path& file) : file_(file) {
   }
 }
 
-reply_cache::~reply_cache() { sqlite3_close(db_); }
+reply_cache::~reply_cache() {
+  sqlite3_close(db_);
+}
 
 std::optional<cached_reply> reply_cache::find(const vote_key& key) const {
   const std::lock_guard lock(mutex_);
@@ -74,7 +76,8 @@ std::optional<cached_reply> reply_cache::find(const vote_key& key) const {
     if (sqlite3_step(s.get()) != SQLITE_ROW) return std::nullopt;
     cached_reply out;
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0));
-    out.content.assign(text != nullptr ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), 0)));
+    out.content.assign(text != nullptr ? text : "",
+                       static_cast<std::size_t>(sqlite3_column_bytes(s.get(), 0)));
     if (sqlite3_column_type(s.get(), 1) != SQLITE_NULL) out.p_yes = sqlite3_column_double(s.get(), 1);
     return out;
   } catch (const std::exception& e) {
@@ -90,13 +93,15 @@ void reply_cache::store(const vote_key& key, const cached_reply& reply) const {
                           "INSERT OR REPLACE INTO judge_replies (model, base_url, temperature, options, "
                           "prompt_sha256, vote, content, p_yes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     bind_key(s.get(), key);
-    sqlite3_bind_text(s.get(), 7, reply.content.data(), static_cast<int>(reply.content.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_text(s.get(), 7, reply.content.data(), static_cast<int>(reply.content.size()),
+                      SQLITE_TRANSIENT);
     if (reply.p_yes) {
       sqlite3_bind_double(s.get(), 8, *reply.p_yes);
     } else {
       sqlite3_bind_null(s.get(), 8);
     }
-    if (sqlite3_step(s.get()) != SQLITE_DONE) throw std::runtime_error(std::string("judge cache: ") + sqlite3_errmsg(db_));
+    if (sqlite3_step(s.get()) != SQLITE_DONE)
+      throw std::runtime_error(std::string("judge cache: ") + sqlite3_errmsg(db_));
   } catch (const std::exception& e) {
     plugin::log(plugin::log_level::warn, std::string(e.what()) + " (" + file_.string() + ")");
   }

@@ -30,7 +30,7 @@ struct cached_reply {
 /// Thread-safe (one connection behind a mutex); several processes may share the file (WAL, busy
 /// timeout).
 class reply_cache {
-public:
+ public:
   /// Opens or creates the file; throws std::invalid_argument naming it when that fails.
   explicit reply_cache(const std::filesystem::path& file);
   ~reply_cache();
@@ -41,7 +41,7 @@ public:
   /// Stores (or replaces) a reply; a failure is logged, not thrown (the verdict stands).
   void store(const vote_key& key, const cached_reply& reply) const;
 
-private:
+ private:
   std::filesystem::path file_;
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;

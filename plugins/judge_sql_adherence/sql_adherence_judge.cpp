@@ -16,8 +16,9 @@ namespace {
 std::filesystem::path shipped_template() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&shipped_template), &info) == 0 || info.dli_fname == nullptr) {
-    throw std::invalid_argument("cannot locate the judge plugin's library to find its prompt template; "
-                                "set the option prompt_template");
+    throw std::invalid_argument(
+        "cannot locate the judge plugin's library to find its prompt template; "
+        "set the option prompt_template");
   }
   return std::filesystem::path(info.dli_fname).parent_path() / "sql_adherence_prompt.txt";
 }
@@ -70,9 +71,11 @@ sql_adherence_judge::sql_adherence_judge(const option_values& options)
       template_(read_template(options)),
       endpoint_(read_endpoint_settings(options)) {
   if (model_.empty()) throw std::invalid_argument("option model must name the chat model");
-  if (!(temperature_ >= 0.0 && temperature_ <= 2.0)) throw std::invalid_argument("option temperature must be in [0, 2]");
+  if (!(temperature_ >= 0.0 && temperature_ <= 2.0))
+    throw std::invalid_argument("option temperature must be in [0, 2]");
   if (votes_ > 1 && temperature_ == 0.0) {
-    throw std::invalid_argument("option temperature must be > 0 when votes > 1 (at 0 every vote is the same answer)");
+    throw std::invalid_argument(
+        "option temperature must be > 0 when votes > 1 (at 0 every vote is the same answer)");
   }
   const std::string& cache_file = options.get_string("cache");
   if (!cache_file.empty()) cache_ = std::make_unique<reply_cache>(cache_file);
@@ -82,7 +85,8 @@ vote_key sql_adherence_judge::key_(const std::string& prompt_hash, int index) co
   std::string request_options = "max_tokens=" + std::to_string(max_tokens_);
   if (logprobs_) request_options += ";logprobs=" + std::to_string(top_logprobs_);
   if (json_mode_) request_options += ";json_mode";
-  return vote_key{model_, endpoint_.settings().base_url, shortest(temperature_), request_options, prompt_hash, index};
+  return vote_key{model_, endpoint_.settings().base_url, shortest(temperature_), request_options, prompt_hash,
+                  index};
 }
 
 judge_verdict sql_adherence_judge::do_evaluate_(const judge_request& request) const {
@@ -93,13 +97,12 @@ judge_verdict sql_adherence_judge::do_evaluate_(const judge_request& request) co
   }
 }
 
-std::string sql_adherence_judge::request_votes_(const nlohmann::json& messages, const std::string& prompt_hash,
+std::string sql_adherence_judge::request_votes_(const nlohmann::json& messages,
+                                                const std::string& prompt_hash,
                                                 const std::vector<int>& indexes, std::vector<vote>& votes,
                                                 usage& used, bool& n_ignored) const {
-  nlohmann::json body = {{"model", model_},
-                         {"messages", messages},
-                         {"temperature", temperature_},
-                         {"max_tokens", max_tokens_}};
+  nlohmann::json body = {
+      {"model", model_}, {"messages", messages}, {"temperature", temperature_}, {"max_tokens", max_tokens_}};
   if (indexes.size() > 1) body["n"] = indexes.size();
   if (logprobs_) {
     body["logprobs"] = true;
@@ -123,8 +126,8 @@ std::string sql_adherence_judge::request_votes_(const nlohmann::json& messages, 
     const nlohmann::json& choice = (*choices)[c];
     vote& v = votes[static_cast<std::size_t>(indexes[c])];
     std::string content;
-    if (choice.contains("message") && choice["message"].is_object() && choice["message"].contains("content") &&
-        choice["message"]["content"].is_string()) {
+    if (choice.contains("message") && choice["message"].is_object() &&
+        choice["message"].contains("content") && choice["message"]["content"].is_string()) {
       content = choice["message"]["content"].get<std::string>();
     }
     const parsed_verdict parsed = parse_verdict(content);
@@ -143,7 +146,8 @@ std::string sql_adherence_judge::request_votes_(const nlohmann::json& messages, 
 }
 
 judge_verdict sql_adherence_judge::evaluate_(const judge_request& request) const {
-  const nlohmann::json messages = nlohmann::json::array({{{"role", "user"}, {"content", template_.render(request)}}});
+  const nlohmann::json messages =
+      nlohmann::json::array({{{"role", "user"}, {"content", template_.render(request)}}});
   const std::string prompt_hash = sha256_hex(messages.dump());
 
   std::vector<vote> votes(static_cast<std::size_t>(votes_));
@@ -166,9 +170,10 @@ judge_verdict sql_adherence_judge::evaluate_(const judge_request& request) const
       const vote& v = votes[static_cast<std::size_t>(i)];
       if (v.done) continue;
       if (v.malformed > malformed_retries_) {
-        return failure("vote " + std::to_string(i + 1) + " of " + std::to_string(votes_) + ": malformed reply after " +
-                       std::to_string(v.malformed) + " attempt" + (v.malformed == 1 ? "" : "s") + " from " +
-                       endpoint_.url("/chat/completions") + " (model " + model_ + "): " + v.last_problem);
+        return failure("vote " + std::to_string(i + 1) + " of " + std::to_string(votes_) +
+                       ": malformed reply after " + std::to_string(v.malformed) + " attempt" +
+                       (v.malformed == 1 ? "" : "s") + " from " + endpoint_.url("/chat/completions") +
+                       " (model " + model_ + "): " + v.last_problem);
       }
       missing.push_back(i);
     }

@@ -19,14 +19,14 @@ namespace sqlmorph::openai {
 /// Thread-safe: nothing changes after construction except the cache (locked) and the endpoint's
 /// connection pool and in-flight limit (locked).
 class sql_adherence_judge final : public judge {
-public:
+ public:
   explicit sql_adherence_judge(const option_values& options);
 
-protected:
+ protected:
   /// Never throws: failures become a verdict with ok = false and error "judge_error: ...".
   judge_verdict do_evaluate_(const judge_request& request) const override;
 
-private:
+ private:
   struct vote {
     bool done = false;
     int verdict = 0;

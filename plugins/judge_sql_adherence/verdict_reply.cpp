@@ -46,7 +46,9 @@ std::optional<std::size_t> verdict_digit_offset(const std::string& content) {
   std::size_t p = content.find(':', key + 9);
   if (p == std::string::npos) return std::nullopt;
   ++p;
-  while (p < content.size() && (content[p] == ' ' || content[p] == '\t' || content[p] == '\n' || content[p] == '"')) ++p;
+  while (p < content.size() &&
+         (content[p] == ' ' || content[p] == '\t' || content[p] == '\n' || content[p] == '"'))
+    ++p;
   if (p < content.size() && (content[p] == '0' || content[p] == '1')) return p;
   return std::nullopt;
 }
@@ -78,12 +80,14 @@ parsed_verdict parse_verdict(const std::string& content) {
   }
   out.ok = true;
   out.verdict = *v;
-  if (j.contains("rationale") && j["rationale"].is_string()) out.rationale = j["rationale"].get<std::string>();
+  if (j.contains("rationale") && j["rationale"].is_string())
+    out.rationale = j["rationale"].get<std::string>();
   return out;
 }
 
 std::optional<double> verdict_probability(const std::string& content, const nlohmann::json& logprobs) {
-  if (!logprobs.is_object() || !logprobs.contains("content") || !logprobs["content"].is_array()) return std::nullopt;
+  if (!logprobs.is_object() || !logprobs.contains("content") || !logprobs["content"].is_array())
+    return std::nullopt;
   const std::optional<std::size_t> digit = verdict_digit_offset(content);
   if (!digit) return std::nullopt;
 
@@ -91,20 +95,22 @@ std::optional<double> verdict_probability(const std::string& content, const nloh
   for (const nlohmann::json& t : logprobs["content"]) {
     if (!t.is_object() || !t.contains("token") || !t["token"].is_string()) return std::nullopt;
     const std::string token = t["token"].get<std::string>();
-    if (content.compare(offset, token.size(), token) != 0) return std::nullopt;  // tokens do not spell the content
+    if (content.compare(offset, token.size(), token) != 0)
+      return std::nullopt;  // tokens do not spell the content
     if (*digit >= offset + token.size()) {
       offset += token.size();
       continue;
     }
     const std::string chosen = bare(token);
-    if ((chosen != "0" && chosen != "1") || !t.contains("logprob") || !t["logprob"].is_number()) return std::nullopt;
+    if ((chosen != "0" && chosen != "1") || !t.contains("logprob") || !t["logprob"].is_number())
+      return std::nullopt;
     const double p_chosen = std::exp(t["logprob"].get<double>());
     double p1 = 0.0, p0 = 0.0;
     bool chosen_listed = false;
     if (t.contains("top_logprobs") && t["top_logprobs"].is_array()) {
       for (const nlohmann::json& alt : t["top_logprobs"]) {
-        if (!alt.is_object() || !alt.contains("token") || !alt.contains("logprob") || !alt["token"].is_string() ||
-            !alt["logprob"].is_number()) {
+        if (!alt.is_object() || !alt.contains("token") || !alt.contains("logprob") ||
+            !alt["token"].is_string() || !alt["logprob"].is_number()) {
           continue;
         }
         const std::string text = alt["token"].get<std::string>();

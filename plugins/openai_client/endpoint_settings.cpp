@@ -10,7 +10,8 @@ endpoint_settings read_endpoint_settings(const option_values& options) {
   s.base_url = options.get_string("base_url");
   while (!s.base_url.empty() && s.base_url.back() == '/') s.base_url.pop_back();
   if (!s.base_url.starts_with("http://") && !s.base_url.starts_with("https://")) {
-    throw std::invalid_argument("option base_url must start with http:// or https:// (got '" + s.base_url + "')");
+    throw std::invalid_argument("option base_url must start with http:// or https:// (got '" + s.base_url +
+                                "')");
   }
   s.api_key_env = options.get_string("api_key_env");
 
@@ -31,7 +32,8 @@ endpoint_settings read_endpoint_settings(const option_values& options) {
   s.retry.base_delay = base_delay;
 
   const std::int64_t in_flight = options.get_int("max_in_flight");
-  if (in_flight < 1 || in_flight > 1024) throw std::invalid_argument("option max_in_flight must be in [1, 1024]");
+  if (in_flight < 1 || in_flight > 1024)
+    throw std::invalid_argument("option max_in_flight must be in [1, 1024]");
   s.max_in_flight = static_cast<std::size_t>(in_flight);
   return s;
 }

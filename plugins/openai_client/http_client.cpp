@@ -18,7 +18,8 @@ void init_curl_once() {
   // cleaned up: other users of libcurl in the process may still need it.
   static std::once_flag once;
   std::call_once(once, [] {
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) throw std::runtime_error("curl_global_init failed");
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+      throw std::runtime_error("curl_global_init failed");
   });
 }
 
@@ -87,7 +88,9 @@ std::optional<double> parse_retry_after(const std::string& value) {
   return delay > 0 ? delay : 0.0;
 }
 
-http_client::http_client() { init_curl_once(); }
+http_client::http_client() {
+  init_curl_once();
+}
 
 http_client::~http_client() {
   for (void* h : idle_) curl_easy_cleanup(static_cast<CURL*>(h));
@@ -113,7 +116,7 @@ void http_client::release_(void* handle) const {
 }
 
 http_response http_client::post(const std::string& url, const std::vector<std::string>& headers,
-                                 const std::string& body, std::chrono::milliseconds timeout) const {
+                                const std::string& body, std::chrono::milliseconds timeout) const {
   CURL* h = static_cast<CURL*>(acquire_());
   curl_easy_reset(h);  // keeps the handle's open connections for reuse
 
@@ -152,7 +155,8 @@ http_response http_client::post(const std::string& url, const std::vector<std::s
     out.retry_after = t.retry_after_ms ? t.retry_after_ms : t.retry_after;
   } else {
     out.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
-    out.transport_error = error_text[0] != '\0' ? std::string(error_text) : std::string(curl_easy_strerror(rc));
+    out.transport_error =
+        error_text[0] != '\0' ? std::string(error_text) : std::string(curl_easy_strerror(rc));
   }
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);

@@ -26,7 +26,7 @@ struct http_response {
 
 /// Thread-safe: each call takes an idle handle from the pool (or makes one) and returns it after.
 class http_client {
-public:
+ public:
   http_client();
   ~http_client();
   http_client(const http_client&) = delete;
@@ -37,7 +37,7 @@ public:
   http_response post(const std::string& url, const std::vector<std::string>& headers, const std::string& body,
                      std::chrono::milliseconds timeout) const;
 
-private:
+ private:
   void* acquire_() const;
   void release_(void* handle) const;
 

@@ -22,7 +22,8 @@ std::string server_message(const std::string& body) {
   const nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
   if (j.is_object() && j.contains("error")) {
     const nlohmann::json& e = j["error"];
-    if (e.is_object() && e.contains("message") && e["message"].is_string()) return excerpt(e["message"].get<std::string>());
+    if (e.is_object() && e.contains("message") && e["message"].is_string())
+      return excerpt(e["message"].get<std::string>());
     if (e.is_string()) return excerpt(e.get<std::string>());
   }
   return body.empty() ? std::string("(empty body)") : excerpt(body);
@@ -44,7 +45,8 @@ openai_endpoint::openai_endpoint(endpoint_settings settings)
     if (key == nullptr || *key == '\0') {
       throw std::invalid_argument("the environment variable " + settings_.api_key_env +
                                   " (option api_key_env) is not set or empty: set it to the API key of " +
-                                  settings_.base_url + ", or set api_key_env to \"\" for a server without keys");
+                                  settings_.base_url +
+                                  ", or set api_key_env to \"\" for a server without keys");
     }
     authorization_ = std::string("Authorization: Bearer ") + key;
   }
@@ -79,8 +81,8 @@ api_reply openai_endpoint::post(std::string_view path, const nlohmann::json& req
     } else {
       out.body = nlohmann::json::parse(r.body, nullptr, false);
       if (out.body.is_discarded()) {
-        out.error = "POST " + target + ": HTTP " + std::to_string(r.status) + " but the reply is not JSON: " +
-                    excerpt(r.body);
+        out.error = "POST " + target + ": HTTP " + std::to_string(r.status) +
+                    " but the reply is not JSON: " + excerpt(r.body);
         out.body = nullptr;
         return out;
       }

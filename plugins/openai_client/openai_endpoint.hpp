@@ -27,7 +27,7 @@ struct api_reply {
 
 /// Thread-safe.
 class openai_endpoint {
-public:
+ public:
   /// Reads the API key from the environment variable named by `api_key_env` (if any); throws
   /// std::invalid_argument when that variable is unset or empty.
   explicit openai_endpoint(endpoint_settings settings);
@@ -38,7 +38,7 @@ public:
   const endpoint_settings& settings() const noexcept { return settings_; }
   std::string url(std::string_view path) const { return settings_.base_url + std::string(path); }
 
-private:
+ private:
   endpoint_settings settings_;
   std::string authorization_;  // "Authorization: Bearer ..." or empty
   http_client http_;

@@ -9,22 +9,22 @@
 namespace sqlmorph::openai {
 
 class request_limiter {
-public:
+ public:
   explicit request_limiter(std::size_t limit) : free_(limit == 0 ? 1 : limit) {}
 
   /// Holds one slot from construction to destruction (blocks while none is free).
   class slot {
-  public:
+   public:
     explicit slot(const request_limiter& l) : limiter_(l) { limiter_.acquire_(); }
     ~slot() { limiter_.release_(); }
     slot(const slot&) = delete;
     slot& operator=(const slot&) = delete;
 
-  private:
+   private:
     const request_limiter& limiter_;
   };
 
-private:
+ private:
   void acquire_() const {
     std::unique_lock lock(mutex_);
     freed_.wait(lock, [this] { return free_ > 0; });

@@ -25,7 +25,7 @@ namespace {
 
 // Runs fake_openai until destroyed.
 class fake_openai_process {
-public:
+ public:
   explicit fake_openai_process(const std::filesystem::path& port_file) {
     const std::string program = SQLMORPH_TEST_FAKE_OPENAI;
     std::vector<std::string> args = {program, "--port-file", port_file.string(), "--dimensions", "6"};
@@ -57,7 +57,7 @@ public:
     return status_;
   }
 
-private:
+ private:
   pid_t pid_ = -1;
   int port_ = 0;
   int status_ = -1;
@@ -81,10 +81,10 @@ TEST_CASE("fake_openai serves deterministic embeddings and verdicts to the plugi
   }
 
   const auto j = test::registry().create<judge>(core::component_spec("sql_adherence")
-                                                     .with("base_url", base_url)
-                                                     .with("api_key_env", std::string())
-                                                     .with("use_n", true)
-                                                     .with("logprobs", true));
+                                                    .with("base_url", base_url)
+                                                    .with("api_key_env", std::string())
+                                                    .with("use_n", true)
+                                                    .with("logprobs", true));
   judge_request r;
   r.question = "How many singers are there?";
   r.sql = "SELECT count(*) FROM singer";

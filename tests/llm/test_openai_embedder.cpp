@@ -47,7 +47,8 @@ TEST_CASE("embedder: N texts with max_batch B take ceil(N/B) requests and keep t
     CAPTURE(c.batch);
     // The server lists each batch's vectors last first: only `index` tells which input they are for.
     fake_openai_server server(embeddings_handler(/*reversed=*/true));
-    const auto e = make_embedder(test::openai_spec("openai", server).with("max_batch", std::int64_t{c.batch}));
+    const auto e =
+        make_embedder(test::openai_spec("openai", server).with("max_batch", std::int64_t{c.batch}));
     CHECK(e->max_batch() == static_cast<std::size_t>(c.batch));
     const std::vector<std::string> texts = numbered_texts(c.texts);
     const embedding_outcome out = e->embed(texts);
@@ -191,8 +192,9 @@ TEST_CASE("embedder: model_id names the endpoint and the model") {
   fake_openai_server server(embeddings_handler());
   const auto a = make_embedder(test::openai_spec("openai", server).with("model", std::string("m1")));
   const auto b = make_embedder(test::openai_spec("openai", server).with("model", std::string("m2")));
-  const auto c = make_embedder(
-      test::openai_spec("openai", server).with("model", std::string("m1")).with("dimensions", std::int64_t{4}));
+  const auto c = make_embedder(test::openai_spec("openai", server)
+                                   .with("model", std::string("m1"))
+                                   .with("dimensions", std::int64_t{4}));
   CHECK(a->model_id() == "openai:" + server.base_url() + "|m1");
   CHECK(b->model_id() == "openai:" + server.base_url() + "|m2");
   CHECK(c->model_id() == "openai:" + server.base_url() + "|m1|dim=4");
@@ -216,7 +218,8 @@ TEST_CASE("embedder: the API key comes from the environment variable api_key_env
 
   ::unsetenv("SQLMORPH_TEST_UNSET_KEY");
   const std::string error = test::usage_error_of([&] {
-    make_embedder(test::openai_spec("openai", server).with("api_key_env", std::string("SQLMORPH_TEST_UNSET_KEY")));
+    make_embedder(
+        test::openai_spec("openai", server).with("api_key_env", std::string("SQLMORPH_TEST_UNSET_KEY")));
   });
   CHECK(error.find("SQLMORPH_TEST_UNSET_KEY") != std::string::npos);
   CHECK(error.find("is not set") != std::string::npos);
@@ -238,8 +241,8 @@ TEST_CASE("embedder: out-of-range options are refused when it is created") {
   };
   for (const auto& c : cases) {
     CAPTURE(c.option);
-    const std::string error =
-        test::usage_error_of([&] { make_embedder(test::openai_spec("openai", server).with(c.option, c.value)); });
+    const std::string error = test::usage_error_of(
+        [&] { make_embedder(test::openai_spec("openai", server).with(c.option, c.value)); });
     CHECK_MESSAGE(error.find(c.message) != std::string::npos, error);
   }
 }

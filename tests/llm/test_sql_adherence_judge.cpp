@@ -38,7 +38,8 @@ judge_request example(const std::string& id = "q1") {
 }
 
 scripted_reply verdict_reply(int verdict, const std::string& rationale = "because") {
-  return scripted_reply::json(replies::chat_completion({{replies::verdict_json(verdict, rationale), std::nullopt}}));
+  return scripted_reply::json(
+      replies::chat_completion({{replies::verdict_json(verdict, rationale), std::nullopt}}));
 }
 
 const field_value* extra(const judge_verdict& v, const std::string& name) {
@@ -52,7 +53,9 @@ std::string prompt_of(const test::recorded_request& r) {
   return nlohmann::json::parse(r.body)["messages"][0]["content"].get<std::string>();
 }
 
-void write_file(const std::filesystem::path& file, const std::string& text) { std::ofstream(file) << text; }
+void write_file(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file) << text;
+}
 
 }  // namespace
 
@@ -62,9 +65,14 @@ TEST_CASE("judge: the label is the majority of k votes and the confidence its sh
     int label;
     double confidence;
   } cases[] = {
-      {{1, 1, 1, 0, 0}, 1, 60.0}, {{0, 1, 0, 1, 1}, 1, 60.0}, {{0, 0, 1, 0, 0}, 0, 80.0},
-      {{1, 1, 1, 1, 1}, 1, 100.0}, {{1, 0, 1, 0}, 0, 50.0},    {{1}, 1, 100.0},
-      {{0}, 0, 100.0},             {{1, 1, 0}, 1, 200.0 / 3},
+      {{1, 1, 1, 0, 0}, 1, 60.0},
+      {{0, 1, 0, 1, 1}, 1, 60.0},
+      {{0, 0, 1, 0, 0}, 0, 80.0},
+      {{1, 1, 1, 1, 1}, 1, 100.0},
+      {{1, 0, 1, 0}, 0, 50.0},
+      {{1}, 1, 100.0},
+      {{0}, 0, 100.0},
+      {{1, 1, 0}, 1, 200.0 / 3},
   };
   for (const auto& c : cases) {
     CAPTURE(c.votes.size());
@@ -73,8 +81,8 @@ TEST_CASE("judge: the label is the majority of k votes and the confidence its sh
     for (std::size_t i = 0; i < c.votes.size(); ++i) {
       server.enqueue(verdict_reply(c.votes[i], "rationale " + std::to_string(i)));
     }
-    const auto j = make_judge(test::openai_spec("sql_adherence", server)
-                                  .with("votes", static_cast<std::int64_t>(c.votes.size())));
+    const auto j = make_judge(
+        test::openai_spec("sql_adherence", server).with("votes", static_cast<std::int64_t>(c.votes.size())));
     const judge_verdict v = j->evaluate(example());
     REQUIRE_MESSAGE(v.ok, v.error);
     CHECK(v.label == c.label);
@@ -107,7 +115,8 @@ TEST_CASE("judge: use_n asks for every vote in one request, and falls back when 
   }
   SUBCASE("the server answers one choice whatever n is") {
     fake_openai_server server([](const test::recorded_request&) { return verdict_reply(1); });
-    const auto j = make_judge(test::openai_spec("sql_adherence", server).with("use_n", true).with("votes", std::int64_t{4}));
+    const auto j = make_judge(
+        test::openai_spec("sql_adherence", server).with("use_n", true).with("votes", std::int64_t{4}));
     const judge_verdict v = j->evaluate(example());
     REQUIRE_MESSAGE(v.ok, v.error);
     CHECK(v.votes == std::vector<int>{1, 1, 1, 1});
@@ -150,9 +159,11 @@ TEST_CASE("judge: with logprobs the confidence is the mean probability of the la
 
   SUBCASE("a vote without logprobs makes the confidence the vote share again") {
     fake_openai_server server;
-    server.enqueue(scripted_reply::json(replies::chat_completion({{replies::verdict_json(1), replies::verdict_probabilities{0.9, 0.1}}})));
+    server.enqueue(scripted_reply::json(
+        replies::chat_completion({{replies::verdict_json(1), replies::verdict_probabilities{0.9, 0.1}}})));
     server.enqueue(verdict_reply(1));
-    const auto j = make_judge(test::openai_spec("sql_adherence", server).with("logprobs", true).with("votes", std::int64_t{2}));
+    const auto j = make_judge(
+        test::openai_spec("sql_adherence", server).with("logprobs", true).with("votes", std::int64_t{2}));
     const judge_verdict v = j->evaluate(example());
     REQUIRE_MESSAGE(v.ok, v.error);
     CHECK(v.confidence == doctest::Approx(100.0));
@@ -163,7 +174,8 @@ TEST_CASE("judge: with logprobs the confidence is the mean probability of the la
 TEST_CASE("judge: a malformed reply is asked again, and reported as judge_error when it stays malformed") {
   SUBCASE("malformed, then a verdict in code fences") {
     fake_openai_server server;
-    server.enqueue(scripted_reply::json(replies::chat_completion({{"I think the query is fine.", std::nullopt}})));
+    server.enqueue(
+        scripted_reply::json(replies::chat_completion({{"I think the query is fine.", std::nullopt}})));
     server.enqueue(scripted_reply::json(replies::chat_completion(
         {{"```json\n{\"verdict\": 1, \"rationale\": \"counts singers\"}\n```", std::nullopt}})));
     const auto j = make_judge(test::openai_spec("sql_adherence", server).with("votes", std::int64_t{1}));
@@ -239,9 +251,7 @@ TEST_CASE("judge: replies are cached by prompt, so a second run sends no request
 }
 
 TEST_CASE("judge: never more than max_in_flight requests reach the server at once, across threads") {
-  const struct {
-    std::int64_t limit;
-  } cases[] = {{1}, {2}, {6}};
+  const struct { std::int64_t limit; } cases[] = {{1}, {2}, {6}};
   for (const auto& c : cases) {
     CAPTURE(c.limit);
     fake_openai_server server([](const test::recorded_request& r) {
@@ -284,8 +294,9 @@ TEST_CASE("judge: the prompt template file is filled in, and empty sections leav
              "{{/schema}}\n"
              "SQL ({{ dialect }}): {{sql}}\n");
   fake_openai_server server([](const test::recorded_request&) { return verdict_reply(1); });
-  const auto j = make_judge(
-      test::openai_spec("sql_adherence", server).with("prompt_template", file.string()).with("votes", std::int64_t{1}));
+  const auto j = make_judge(test::openai_spec("sql_adherence", server)
+                                .with("prompt_template", file.string())
+                                .with("votes", std::int64_t{1}));
 
   judge_request r = example();
   r.question = "Which {{sql}} is this?";  // values are inserted, never read as template text
@@ -330,7 +341,8 @@ TEST_CASE("judge: a template with an unknown placeholder or an open section is r
     CHECK_MESSAGE(error.find(c.message) != std::string::npos, error);
   }
   const std::string missing = test::usage_error_of([&] {
-    make_judge(test::openai_spec("sql_adherence", server).with("prompt_template", (dir.path() / "nope.txt").string()));
+    make_judge(test::openai_spec("sql_adherence", server)
+                   .with("prompt_template", (dir.path() / "nope.txt").string()));
   });
   CHECK(missing.find("cannot read the prompt template") != std::string::npos);
 }
@@ -350,11 +362,12 @@ TEST_CASE("judge: the shipped prompt template is found next to the plugin and om
 
   r.hints = "a singer is a row of singer";
   REQUIRE(j->evaluate(r).ok);
-  CHECK(prompt_of(server.requests().back()).find("Hints (domain knowledge the question relies on):\n" + r.hints) !=
-        std::string::npos);
+  CHECK(prompt_of(server.requests().back())
+            .find("Hints (domain knowledge the question relies on):\n" + r.hints) != std::string::npos);
 }
 
-TEST_CASE("judge: the API key is sent as Authorization: Bearer from the named variable; a missing one is refused") {
+TEST_CASE(
+    "judge: the API key is sent as Authorization: Bearer from the named variable; a missing one is refused") {
   fake_openai_server server([](const test::recorded_request&) { return verdict_reply(1); });
   ::setenv("SQLMORPH_TEST_JUDGE_KEY", "sk-test-judge", 1);
   const auto j = make_judge(test::openai_spec("sql_adherence", server)
@@ -366,7 +379,8 @@ TEST_CASE("judge: the API key is sent as Authorization: Bearer from the named va
 
   ::unsetenv("SQLMORPH_TEST_JUDGE_UNSET");
   const std::string error = test::usage_error_of([&] {
-    make_judge(test::openai_spec("sql_adherence", server).with("api_key_env", std::string("SQLMORPH_TEST_JUDGE_UNSET")));
+    make_judge(test::openai_spec("sql_adherence", server)
+                   .with("api_key_env", std::string("SQLMORPH_TEST_JUDGE_UNSET")));
   });
   CHECK(error.find("the environment variable SQLMORPH_TEST_JUDGE_UNSET (option api_key_env) is not set") !=
         std::string::npos);
@@ -387,8 +401,8 @@ TEST_CASE("judge: out-of-range options are refused when it is created") {
   };
   for (const auto& c : cases) {
     CAPTURE(c.option);
-    const std::string error =
-        test::usage_error_of([&] { make_judge(test::openai_spec("sql_adherence", server).with(c.option, c.value)); });
+    const std::string error = test::usage_error_of(
+        [&] { make_judge(test::openai_spec("sql_adherence", server).with(c.option, c.value)); });
     CHECK_MESSAGE(error.find(c.message) != std::string::npos, error);
   }
   // One vote may be greedy.

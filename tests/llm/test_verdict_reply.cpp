@@ -20,8 +20,8 @@ TEST_CASE("verdict replies are parsed tolerantly; anything else is malformed") {
       {R"({"verdict": 0, "rationale": "wrong table"})", true, 0, "wrong table"},
       {"```json\n{\"verdict\": 1, \"rationale\": \"fenced\"}\n```", true, 1, "fenced"},
       {"```\n{\"verdict\": 0}\n```", true, 0, ""},
-      {"Sure! Here is my answer: {\"verdict\": \"1\", \"rationale\": \"text around\"} Hope it helps.", true, 1,
-       "text around"},
+      {"Sure! Here is my answer: {\"verdict\": \"1\", \"rationale\": \"text around\"} Hope it helps.", true,
+       1, "text around"},
       {R"({"verdict": true, "rationale": "bool"})", true, 1, "bool"},
       {R"({"verdict": false})", true, 0, ""},
       {R"({"verdict": 1.0})", true, 1, ""},
@@ -51,32 +51,41 @@ TEST_CASE("the verdict token's probability is read from logprobs") {
   auto token = [](const std::string& t, double p, nlohmann::json top = nlohmann::json::array()) {
     return nlohmann::json{{"token", t}, {"logprob", std::log(p)}, {"top_logprobs", top}};
   };
-  auto alt = [](const std::string& t, double p) { return nlohmann::json{{"token", t}, {"logprob", std::log(p)}}; };
+  auto alt = [](const std::string& t, double p) {
+    return nlohmann::json{{"token", t}, {"logprob", std::log(p)}};
+  };
 
   SUBCASE("P1 / (P0 + P1) over the alternatives, the digit as its own token") {
-    const nlohmann::json lp = {{"content",
-                                {token("{\"verdict\": ", 0.99), token("1", 0.7, {alt("1", 0.7), alt("0", 0.2), alt("2", 0.1)}),
-                                 token(", \"rationale\": \"ok\"}", 0.9)}}};
+    const nlohmann::json lp = {
+        {"content",
+         {token("{\"verdict\": ", 0.99), token("1", 0.7, {alt("1", 0.7), alt("0", 0.2), alt("2", 0.1)}),
+          token(", \"rationale\": \"ok\"}", 0.9)}}};
     CHECK(verdict_probability(content, lp) == doctest::Approx(0.7 / 0.9));
   }
   SUBCASE("the digit glued to a blank, alternatives with and without blanks add up") {
-    const nlohmann::json lp = {{"content",
-                                {token("{\"verdict\":", 0.99), token(" 1", 0.6, {alt(" 1", 0.6), alt("1", 0.1), alt(" 0", 0.3)}),
-                                 token(", \"rationale\": \"ok\"}", 0.9)}}};
+    const nlohmann::json lp = {
+        {"content",
+         {token("{\"verdict\":", 0.99), token(" 1", 0.6, {alt(" 1", 0.6), alt("1", 0.1), alt(" 0", 0.3)}),
+          token(", \"rationale\": \"ok\"}", 0.9)}}};
     CHECK(verdict_probability(content, lp) == doctest::Approx(0.7));
   }
   SUBCASE("no alternatives: the chosen token's probability, the rest to the other verdict") {
-    const nlohmann::json lp = {{"content", {token("{\"verdict\": ", 0.99), token("1", 0.8), token(", \"rationale\": \"ok\"}", 0.9)}}};
+    const nlohmann::json lp = {
+        {"content",
+         {token("{\"verdict\": ", 0.99), token("1", 0.8), token(", \"rationale\": \"ok\"}", 0.9)}}};
     CHECK(verdict_probability(content, lp) == doctest::Approx(0.8));
     const std::string zero = R"({"verdict": 0, "rationale": "ok"})";
-    const nlohmann::json lp0 = {{"content", {token("{\"verdict\": ", 0.99), token("0", 0.8), token(", \"rationale\": \"ok\"}", 0.9)}}};
+    const nlohmann::json lp0 = {
+        {"content",
+         {token("{\"verdict\": ", 0.99), token("0", 0.8), token(", \"rationale\": \"ok\"}", 0.9)}}};
     CHECK(verdict_probability(zero, lp0) == doctest::Approx(0.2));
   }
   SUBCASE("logprobs that do not spell the content, or no logprobs, give nothing") {
     const nlohmann::json other = {{"content", {token("{\"verdict\": 0}", 0.9)}}};
     CHECK_FALSE(verdict_probability(content, other).has_value());
     CHECK_FALSE(verdict_probability(content, nullptr).has_value());
-    CHECK_FALSE(verdict_probability("no verdict here", {{"content", {token("no verdict here", 0.9)}}}).has_value());
+    CHECK_FALSE(
+        verdict_probability("no verdict here", {{"content", {token("no verdict here", 0.9)}}}).has_value());
   }
   SUBCASE("what the fake server sends") {
     const nlohmann::json reply = nlohmann::json::parse(sqlmorph::test::openai_replies::chat_completion(

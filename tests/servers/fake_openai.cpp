@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   try {
-    sqlmorph::test::fake_openai_server server(sqlmorph::test::openai_replies::deterministic_handler(dimensions),
-                                              port);
+    sqlmorph::test::fake_openai_server server(
+        sqlmorph::test::openai_replies::deterministic_handler(dimensions), port);
     if (!port_file.empty()) {
       const std::string tmp = port_file + ".tmp";
       std::ofstream(tmp) << server.port() << "\n";

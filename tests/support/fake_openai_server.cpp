@@ -31,15 +31,24 @@ std::string trim(const std::string& s) {
 
 const char* reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 404: return "Not Found";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 404:
+      return "Not Found";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
   }
 }
 
@@ -78,11 +87,14 @@ bool read_request(int fd, std::string& buffer, recorded_request& out) {
   while (line_end != std::string::npos) {
     const std::size_t start = line_end + 2;
     line_end = head.find("\r\n", start);
-    const std::string line = head.substr(start, line_end == std::string::npos ? std::string::npos : line_end - start);
+    const std::string line =
+        head.substr(start, line_end == std::string::npos ? std::string::npos : line_end - start);
     const std::size_t colon = line.find(':');
-    if (colon != std::string::npos) out.headers[lower(trim(line.substr(0, colon)))] = trim(line.substr(colon + 1));
+    if (colon != std::string::npos)
+      out.headers[lower(trim(line.substr(0, colon)))] = trim(line.substr(colon + 1));
   }
-  const std::size_t length = out.headers.count("content-length") ? std::stoul(out.headers["content-length"]) : 0;
+  const std::size_t length =
+      out.headers.count("content-length") ? std::stoul(out.headers["content-length"]) : 0;
   while (buffer.size() < length) {
     const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
     if (n < 0 && errno == EINTR) continue;
@@ -121,7 +133,8 @@ fake_openai_server::fake_openai_server(handler h, int port) : handler_(std::move
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listen_fd_, 64) != 0) {
+  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::listen(listen_fd_, 64) != 0) {
     const std::string e = std::strerror(errno);
     ::close(listen_fd_);
     throw std::runtime_error("cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + e);
@@ -132,9 +145,13 @@ fake_openai_server::fake_openai_server(handler h, int port) : handler_(std::move
   acceptor_ = std::thread([this] { accept_loop_(); });
 }
 
-fake_openai_server::~fake_openai_server() { stop(); }
+fake_openai_server::~fake_openai_server() {
+  stop();
+}
 
-std::string fake_openai_server::base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+std::string fake_openai_server::base_url() const {
+  return "http://127.0.0.1:" + std::to_string(port_) + "/v1";
+}
 
 void fake_openai_server::enqueue(scripted_reply r) {
   const std::lock_guard lock(mutex_);
@@ -227,7 +244,8 @@ void fake_openai_server::serve_connection_(int fd) {
     bool keep = !reply.drop && !stopping_;
     if (keep) {
       std::string out = "HTTP/1.1 " + std::to_string(reply.status) + " " + reason(reply.status) + "\r\n";
-      out += "Content-Type: application/json\r\nContent-Length: " + std::to_string(reply.body.size()) + "\r\n";
+      out +=
+          "Content-Type: application/json\r\nContent-Length: " + std::to_string(reply.body.size()) + "\r\n";
       for (const auto& [name, value] : reply.headers) out += name + ": " + value + "\r\n";
       const bool close_requested = lower(request.header("connection")) == "close";
       out += close_requested ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";

@@ -43,7 +43,9 @@ struct scripted_reply {
   /// Close the connection without answering (a connection failure at the client).
   bool drop = false;
 
-  static scripted_reply json(std::string body, int status = 200) { return {status, std::move(body), {}, {}, false}; }
+  static scripted_reply json(std::string body, int status = 200) {
+    return {status, std::move(body), {}, {}, false};
+  }
   /// 429 with `Retry-After: <seconds>`.
   static scripted_reply rate_limited(int retry_after_seconds = 0);
   /// 429 with OpenAI's `retry-after-ms`.
@@ -52,7 +54,7 @@ struct scripted_reply {
 };
 
 class fake_openai_server {
-public:
+ public:
   using handler = std::function<scripted_reply(const recorded_request&)>;
 
   /// Listens on 127.0.0.1:`port` (0: an ephemeral port) and starts serving.
@@ -77,7 +79,7 @@ public:
   /// Stops accepting, cuts delays short, closes connections and joins the threads (idempotent).
   void stop();
 
-private:
+ private:
   void accept_loop_();
   void serve_connection_(int fd);
   scripted_reply next_reply_(const recorded_request& r);

@@ -33,10 +33,11 @@ nlohmann::json logprob_tokens(const std::string& content, const verdict_probabil
   const std::string chosen(1, content[digit]);
   const double p_chosen = chosen == "1" ? p.p1 : p.p0;
   if (digit > 0) tokens.push_back(plain(content.substr(0, digit)));
-  tokens.push_back({{"token", chosen},
-                    {"logprob", std::log(p_chosen)},
-                    {"top_logprobs",
-                     {{{"token", "1"}, {"logprob", std::log(p.p1)}}, {{"token", "0"}, {"logprob", std::log(p.p0)}}}}});
+  tokens.push_back(
+      {{"token", chosen},
+       {"logprob", std::log(p_chosen)},
+       {"top_logprobs",
+        {{{"token", "1"}, {"logprob", std::log(p.p1)}}, {{"token", "0"}, {"logprob", std::log(p.p0)}}}}});
   if (digit + 1 < content.size()) tokens.push_back(plain(content.substr(digit + 1)));
   return tokens;
 }
@@ -85,9 +86,10 @@ std::string chat_completion(const std::vector<choice>& choices, std::uint64_t pr
     nlohmann::json c = {{"index", i},
                         {"message", {{"role", "assistant"}, {"content", choices[i].content}}},
                         {"finish_reason", "stop"}};
-    c["logprobs"] = choices[i].logprobs
-                        ? nlohmann::json{{"content", logprob_tokens(choices[i].content, *choices[i].logprobs)}}
-                        : nlohmann::json(nullptr);
+    c["logprobs"] =
+        choices[i].logprobs
+            ? nlohmann::json{{"content", logprob_tokens(choices[i].content, *choices[i].logprobs)}}
+            : nlohmann::json(nullptr);
     out["choices"].push_back(c);
   }
   out["usage"] = {{"prompt_tokens", prompt_tokens},
@@ -120,7 +122,8 @@ fake_openai_server::handler deterministic_handler(int dimensions) {
       const std::uint64_t h = fnv1a(prompt + "#" + std::to_string(i));
       const int verdict = (h % 4) != 0 ? 1 : 0;
       choice c{verdict_json(verdict, "fake_openai: deterministic verdict"), std::nullopt};
-      if (logprobs) c.logprobs = verdict == 1 ? verdict_probabilities{0.9, 0.1} : verdict_probabilities{0.2, 0.8};
+      if (logprobs)
+        c.logprobs = verdict == 1 ? verdict_probabilities{0.9, 0.1} : verdict_probabilities{0.2, 0.8};
       choices.push_back(std::move(c));
     }
     return scripted_reply::json(chat_completion(choices, 20, 12 * static_cast<std::uint64_t>(n)));
