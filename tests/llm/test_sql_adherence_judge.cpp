@@ -59,7 +59,7 @@ void write_file(const std::filesystem::path& file, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("judge: the label is the majority of k votes and the confidence its share; a tie is 0") {
+TEST_CASE("judge: the label is the majority of k votes and the confidence its share, a tie is 0") {
   const struct {
     std::vector<int> votes;
     int label;
@@ -367,7 +367,7 @@ TEST_CASE("judge: the shipped prompt template is found next to the plugin and om
 }
 
 TEST_CASE(
-    "judge: the API key is sent as Authorization: Bearer from the named variable; a missing one is refused") {
+    "judge: the API key is sent as Authorization: Bearer from the named variable, a missing one is refused") {
   fake_openai_server server([](const test::recorded_request&) { return verdict_reply(1); });
   ::setenv("SQLMORPH_TEST_JUDGE_KEY", "sk-test-judge", 1);
   const auto j = make_judge(test::openai_spec("sql_adherence", server)

@@ -9,7 +9,7 @@
 
 using namespace sqlmorph::openai;
 
-TEST_CASE("verdict replies are parsed tolerantly; anything else is malformed") {
+TEST_CASE("verdict replies are parsed tolerantly, anything else is malformed") {
   const struct {
     const char* content;
     bool ok;
