@@ -15,7 +15,7 @@ namespace sqlmorph::semantic {
 /// or NULL) or "object" (anything else: text, blobs, all NULL, no rows).
 std::string_view column_dtype(const result& r, std::size_t column);
 
-/// `Column name: {name}. Data type: {dtype}. ` followed, when the result has rows, by
+/// `Column name: {name}. Data type: {dtype}. ` followed, when the column has a non-NULL value, by
 /// `Sample values: v1, v2, ...`: the (at most) 10 most frequent non-NULL values, most frequent
 /// first, equal counts in order of first appearance, each as Python's `str()` (a float64 column
 /// prints its integers as reals: `1.0`).
