@@ -285,7 +285,7 @@ TEST_CASE("eval on Spider dev prediction files agrees with the reference, record
         }
       }
     }
-    CHECK(compared > 972 * 13);
+    CHECK(compared > 972 * 12);  // 11,760 or more per system with the semantic techniques
     CHECK(mismatches == 0);
   }
 }

@@ -20,7 +20,9 @@ using test::scripted_reply;
 
 namespace {
 
-void write(const std::filesystem::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+void write(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file, std::ios::binary) << text;
+}
 
 std::vector<json> read_jsonl(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -38,8 +40,10 @@ std::vector<std::vector<std::string>> inputs_of(const fake_openai_server& server
   for (const test::recorded_request& r : server.requests()) {
     const json body = json::parse(r.body);
     std::vector<std::string> texts;
-    if (body["input"].is_string()) texts.push_back(body["input"]);
-    else for (const json& t : body["input"]) texts.push_back(t);
+    if (body["input"].is_string())
+      texts.push_back(body["input"]);
+    else
+      for (const json& t : body["input"]) texts.push_back(t);
     out.push_back(std::move(texts));
   }
   return out;
@@ -49,7 +53,8 @@ std::vector<std::vector<std::string>> inputs_of(const fake_openai_server& server
 std::map<std::string, std::string> metrics_of(const std::filesystem::path& results) {
   std::map<std::string, std::string> out;
   for (const json& x : read_jsonl(results)) {
-    out[x["id"].get<std::string>() + "|" + x["technique"].get<std::string>() + "|" + x["penalize_extra_pred_cols"].dump()] =
+    out[x["id"].get<std::string>() + "|" + x["technique"].get<std::string>() + "|" +
+        x["penalize_extra_pred_cols"].dump()] =
         json{x["status"], x["EX"], x["EXP"], x["EXR"], x["F1"]}.dump();
   }
   return out;
@@ -68,32 +73,51 @@ struct semantic_setup {
                         "INSERT INTO staff VALUES ('Alice', 'eng', 100000), ('Bob', 'eng', 80000),"
                         " ('Carol', 'ops', 70000), ('Dan', 'ops', 70000), ('Eve', 'eng', 90000);");
     config = dir.path() / "sqlmorph.toml";
-    write(config, "[embedding]\nembedder = \"remote\"\n"
-                  "[embedders.remote]\nplugin = \"openai\"\n"
-                  "options = { base_url = \"" + server.base_url() + "\", api_key_env = \"\", model = \"fake-embed\", "
-                  "max_batch = " + std::to_string(max_batch) + ", timeout = 10.0 }\n");
+    write(config,
+          "[embedding]\nembedder = \"remote\"\n"
+          "[embedders.remote]\nplugin = \"openai\"\n"
+          "options = { base_url = \"" +
+              server.base_url() +
+              "\", api_key_env = \"\", model = \"fake-embed\", "
+              "max_batch = " +
+              std::to_string(max_batch) + ", timeout = 10.0 }\n");
     cases = dir.path() / "cases.jsonl";
     const std::string d = db.string();
-    write(cases,
-          "{\"id\": \"renamed\", \"db\": \"" + d + "\", \"gold\": \"SELECT name, salary FROM staff\", "
-          "\"pred\": \"SELECT salary AS pay, name AS employee FROM staff\"}\n"
-          "{\"id\": \"subset\", \"db\": \"" + d + "\", \"gold\": \"SELECT name FROM staff WHERE dept = 'eng'\", "
-          "\"pred\": \"SELECT name, dept FROM staff\"}\n"
-          "{\"id\": \"same\", \"db\": \"" + d + "\", \"gold\": \"SELECT dept FROM staff\", \"pred\": \"SELECT dept FROM staff\"}\n");
+    write(cases, "{\"id\": \"renamed\", \"db\": \"" + d +
+                     "\", \"gold\": \"SELECT name, salary FROM staff\", "
+                     "\"pred\": \"SELECT salary AS pay, name AS employee FROM staff\"}\n"
+                     "{\"id\": \"subset\", \"db\": \"" +
+                     d +
+                     "\", \"gold\": \"SELECT name FROM staff WHERE dept = 'eng'\", "
+                     "\"pred\": \"SELECT name, dept FROM staff\"}\n"
+                     "{\"id\": \"same\", \"db\": \"" +
+                     d + "\", \"gold\": \"SELECT dept FROM staff\", \"pred\": \"SELECT dept FROM staff\"}\n");
     cache = dir.path() / "cache" / "embeddings.sqlite";
   }
 
   test::command_result eval(const std::filesystem::path& out, const std::string& techniques,
                             const std::vector<std::string>& extra = {}) const {
-    std::vector<std::string> args = {"--config", config.string(), "-q", "eval", "--cases", cases.string(),
-                                     "--out", out.string(), "--jobs", "1", "--techniques", techniques,
-                                     "--penalize-extra-pred-cols", "both"};
+    std::vector<std::string> args = {"--config",
+                                     config.string(),
+                                     "-q",
+                                     "eval",
+                                     "--cases",
+                                     cases.string(),
+                                     "--out",
+                                     out.string(),
+                                     "--jobs",
+                                     "1",
+                                     "--techniques",
+                                     techniques,
+                                     "--penalize-extra-pred-cols",
+                                     "both"};
     args.insert(args.end(), extra.begin(), extra.end());
     return test::run_sqlmorph(args);
   }
 };
 
-const char* all_semantic = "semantic_column_and_exact_cell,semantic_column_and_partial_cell,unified_column_and_semantic_row";
+const char* all_semantic =
+    "semantic_column_and_exact_cell,semantic_column_and_partial_cell,unified_column_and_semantic_row";
 
 }  // namespace
 
@@ -134,15 +158,18 @@ TEST_CASE("semantic techniques on the openai embedder: a re-run with the embeddi
   CHECK(metrics_of(s.dir.path() / "run3" / "results.jsonl") == numbers);
 }
 
-TEST_CASE("semantic techniques on the openai embedder: one call's texts go out de-duplicated, ceil(distinct / max_batch) requests") {
+TEST_CASE(
+    "semantic techniques on the openai embedder: one call's texts go out de-duplicated, ceil(distinct / "
+    "max_batch) requests") {
   fake_openai_server server([](const test::recorded_request& r) {
     return scripted_reply::json(test::openai_replies::embeddings(r.body, 8));
   });
   const semantic_setup s(server, 3);
   // One example, one technique: the unified rows of gold and prediction are embedded in one call.
   // Gold: 5 rows of dept → 'eng' x3, 'ops' x2; prediction the same with names: 5 distinct strings.
-  write(s.cases, "{\"id\": \"rows\", \"db\": \"" + (s.dir.path() / "staff.sqlite").string() +
-                     "\", \"gold\": \"SELECT dept FROM staff\", \"pred\": \"SELECT dept, name FROM staff\"}\n");
+  write(s.cases,
+        "{\"id\": \"rows\", \"db\": \"" + (s.dir.path() / "staff.sqlite").string() +
+            "\", \"gold\": \"SELECT dept FROM staff\", \"pred\": \"SELECT dept, name FROM staff\"}\n");
   const auto r = s.eval(s.dir.path() / "out", "unified_column_and_semantic_row", {"--no-embedding-cache"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   // Texts: "eng" x3 and "ops" x2 ("dept | N/A" strings), plus 5 distinct "dept | name" strings → 7 distinct.
