@@ -57,20 +57,22 @@ row_match row_matcher::match(const match_input& in, const column_alignment& colu
 }
 
 namespace {
-void check_metric(const std::optional<double>& m, const char* name) {
-  if (m && !(*m >= 0.0 && *m <= 1.0)) {
-    throw std::logic_error(std::string("scorer returned ") + name + " = " + std::to_string(*m) +
-                           ", outside [0, 1]");
+// EX is a 0/1 verdict (or a share of examples); EXP / EXR / F1 may be negative for techniques that
+// credit cosine similarities (unified_column_and_semantic_row), never below -1 or above 1.
+void check_metric(const std::optional<double>& m, const char* name, double lowest) {
+  if (m && !(*m >= lowest && *m <= 1.0)) {
+    throw std::logic_error(std::string("scorer returned ") + name + " = " + std::to_string(*m) + ", outside [" +
+                           (lowest < 0 ? "-1" : "0") + ", 1]");
   }
 }
 }  // namespace
 
 scores scorer::score(const match_input& in, const column_alignment& columns, const row_match& rows) const {
   scores out = do_score_(in, columns, rows);
-  check_metric(out.ex, "EX");
-  check_metric(out.exp, "EXP");
-  check_metric(out.exr, "EXR");
-  check_metric(out.f1, "F1");
+  check_metric(out.ex, "EX", 0.0);
+  check_metric(out.exp, "EXP", -1.0);
+  check_metric(out.exr, "EXR", -1.0);
+  check_metric(out.f1, "F1", -1.0);
   return out;
 }
 

@@ -32,9 +32,14 @@ struct run_options {
   std::optional<std::string> pred_backend;
   /// DB_ID=BACKEND, repeatable.
   std::vector<std::string> db_backends;
+  /// --embedding-cache FILE / --no-embedding-cache (see embeddings/embedding_setup.hpp).
+  std::optional<std::string> embedding_cache;
+  bool no_embedding_cache = false;
 };
 
 void add_run_options(CLI::App& cmd, run_options& o);
+/// --embedding-cache FILE and --no-embedding-cache.
+void add_embedding_cache_options(CLI::App& cmd, std::optional<std::string>& file, bool& none);
 
 struct run_limits {
   exec_limits gold;

@@ -92,6 +92,8 @@ int run_eval(const global_options& g, const eval_options& o) {
   settings.routes = env->routes(route_choice_from(o.run), o.backends);
   settings.gold_limits = limits.gold;
   settings.pred_limits = limits.pred;
+  env->use_embedding_cache(o.run.embedding_cache, o.run.no_embedding_cache,
+                           o.cache ? std::optional<std::filesystem::path>(*o.cache) : env->config().run.cache_dir);
   settings.techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
                                                    parse_penalize_choice(o.run.penalize), env->registry());
   settings.out_dir = std::filesystem::path(o.out);

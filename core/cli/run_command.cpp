@@ -10,11 +10,14 @@ namespace {
 struct run_script_options {
   std::string script;
   std::vector<std::string> args;
+  std::optional<std::string> embedding_cache;
+  bool no_embedding_cache = false;
 };
 
 int run_script(const global_options& g, const run_script_options& o) {
   apply_logging(g);
   const auto env = environment::load(g.config_file);
+  env->use_embedding_cache(o.embedding_cache, o.no_embedding_cache, env->config().run.cache_dir);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(o.script, ec)) throw usage_error("script " + o.script + " does not exist");
   try {
@@ -31,6 +34,7 @@ int run_script(const global_options& g, const run_script_options& o) {
 void register_run_command(CLI::App& app, const global_options& g, int& exit_code) {
   auto options = std::make_shared<run_script_options>();
   CLI::App* cmd = app.add_subcommand("run", "Run an experiment written in Lua (see docs/lua-api.md)");
+  add_embedding_cache_options(*cmd, options->embedding_cache, options->no_embedding_cache);
   cmd->add_option("script", options->script, "the Lua script")->required();
   cmd->add_option("args", options->args, "arguments for the script (its `arg` table and `...`)");
   cmd->prefix_command();

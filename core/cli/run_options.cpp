@@ -25,6 +25,14 @@ void add_run_options(CLI::App& cmd, run_options& o) {
   cmd.add_option("--gold-backend", o.gold_backend, "backend of the gold queries (default: --backend)");
   cmd.add_option("--pred-backend", o.pred_backend, "backend of the predicted queries (default: --backend)");
   cmd.add_option("--db-backend", o.db_backends, "DB_ID=BACKEND: the backend of one database (repeatable; over [databases])");
+  add_embedding_cache_options(cmd, o.embedding_cache, o.no_embedding_cache);
+}
+
+void add_embedding_cache_options(CLI::App& cmd, std::optional<std::string>& file, bool& none) {
+  auto* f = cmd.add_option("--embedding-cache", file,
+                           "SQLite file caching embeddings across runs (default: [embedding] cache, or "
+                           "CACHE_DIR/embeddings.sqlite with a gold cache folder)");
+  cmd.add_flag("--no-embedding-cache", none, "no disk cache of embeddings (memory only)")->excludes(f);
 }
 
 route_choice route_choice_from(const run_options& o) {

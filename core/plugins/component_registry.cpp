@@ -189,9 +189,19 @@ component_registry::bound_options component_registry::bind(const component_info&
   return out;
 }
 
+void component_registry::set_hooks(std::string kind, kind_hooks hooks) { hooks_[std::move(kind)] = std::move(hooks); }
+
+component_spec component_registry::resolved(std::string_view kind, const component_spec& spec) const {
+  const auto h = hooks_.find(kind);
+  if (h == hooks_.end() || !h->second.resolve) return spec;
+  std::optional<component_spec> out = h->second.resolve(spec);
+  return out ? std::move(*out) : spec;
+}
+
 std::string component_registry::instance_key(std::string_view kind, const component_spec& spec) const {
   if (spec.instance) return std::string(kind) + ":instance:" + spec.name;
-  return bind(require(kind, spec.name), spec).key;
+  const component_spec actual = resolved(kind, spec);
+  return bind(require(kind, actual.name), actual).key;
 }
 
 std::shared_ptr<const void> component_registry::create_erased(std::string_view kind, const component_spec& spec) const {
@@ -201,8 +211,9 @@ std::shared_ptr<const void> component_registry::create_erased(std::string_view k
     }
     return spec.instance;
   }
-  const component_info& info = require(kind, spec.name);
-  bound_options bound = bind(info, spec);
+  const component_spec actual = resolved(kind, spec);
+  const component_info& info = require(kind, actual.name);
+  bound_options bound = bind(info, actual);
   std::lock_guard lock(instances_mutex_);
   if (auto it = instances_.find(bound.key); it != instances_.end()) return it->second;
   char error[1024] = {0};
@@ -214,6 +225,7 @@ std::shared_ptr<const void> component_registry::create_erased(std::string_view k
   auto destroy = info.entry->destroy;
   auto keep_alive = info.keep_alive;
   std::shared_ptr<const void> instance(raw, [destroy, keep_alive](const void* p) { destroy(const_cast<void*>(p)); });
+  if (const auto h = hooks_.find(kind); h != hooks_.end() && h->second.wrap) instance = h->second.wrap(std::move(instance));
   instances_.emplace(bound.key, instance);
   return instance;
 }

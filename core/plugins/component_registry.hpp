@@ -4,6 +4,8 @@
 
 #include <deque>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -52,6 +54,18 @@ public:
   /// The canonical key of `spec` with its defaults filled in (equal keys: interchangeable instances).
   std::string instance_key(std::string_view kind, const component_spec& spec) const;
 
+  /// What the host adds to one kind of component beyond the plugins' registrations (the embedding
+  /// setup uses it for `[embedders.NAME]`, the `default` embedder and the embedding cache).
+  struct kind_hooks {
+    /// The spec a spec stands for (an alias, with the caller's options over the alias's), or
+    /// nullopt when it names a registered component. Applied once, before the lookup.
+    std::function<std::optional<component_spec>(const component_spec&)> resolve;
+    /// Wraps every instance created from then on (before it is shared).
+    std::function<std::shared_ptr<const void>(std::shared_ptr<const void>)> wrap;
+  };
+  /// Sets the hooks of `kind`; must happen before instances of that kind are created.
+  void set_hooks(std::string kind, kind_hooks hooks);
+
 private:
   struct bound_options {
     option_values values;
@@ -59,11 +73,14 @@ private:
   };
   bound_options bind(const component_info& info, const component_spec& spec) const;
   const component_info& require(std::string_view kind, std::string_view name) const;
+  component_spec resolved(std::string_view kind, const component_spec& spec) const;
 
   std::deque<loaded_library> libraries_;  // deque: component pointers stay valid
   std::vector<plugin_refusal> refusals_;
   // kind -> name -> component (owned by libraries_)
   std::map<std::string, std::map<std::string, const component_info*, std::less<>>, std::less<>> by_kind_;
+
+  std::map<std::string, kind_hooks, std::less<>> hooks_;
 
   mutable std::mutex instances_mutex_;
   mutable std::map<std::string, std::shared_ptr<const void>, std::less<>> instances_;

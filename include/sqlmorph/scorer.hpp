@@ -31,8 +31,9 @@ public:
   /// `penalize_extra_pred_cols`). Empty (the default): shared only by identically configured scorers.
   std::string early_decision_key() const { return do_early_decision_key_(); }
 
-  /// The scores. Metrics are checked to lie in [0, 1]; a scorer returning anything else is a bug
-  /// reported as `std::logic_error`.
+  /// The scores. EX is checked to lie in [0, 1] and EXP / EXR / F1 in [-1, 1] (similarity-based
+  /// scorers such as unified_column_and_semantic_row credit cosine similarities, which can be
+  /// negative); a scorer returning anything else is a bug reported as `std::logic_error`.
   scores score(const match_input& in, const column_alignment& columns, const row_match& rows) const;
 
 protected:

@@ -35,3 +35,34 @@ sqlmorph.technique{
   rows = rows.value_set_partial{},
   scorer = scorers.sqlmorph_cells{},
 }
+
+-- The semantic techniques (components of the matchers_semantic plugin). Their embedder is the
+-- configured one ([embedding] embedder of sqlmorph.toml, hash_trigram unless set), always behind
+-- the embedding cache; pass `embedder = "NAME"` to a component to choose another.
+
+sqlmorph.technique{
+  name = "semantic_column_and_exact_cell",
+  description = "columns paired by embedded descriptions (optimal assignment, cosine > 0.7); cells counted by "
+    .. "multiset intersection of rows projected in pair order",
+  columns = columns.semantic{},
+  rows = rows.multiset{},
+  scorer = scorers.semantic_cells{},
+}
+
+sqlmorph.technique{
+  name = "semantic_column_and_partial_cell",
+  description = "columns paired by embedded descriptions (optimal assignment, cosine > 0.7); leftover rows paired "
+    .. "greedily by their share of equal cells",
+  columns = columns.semantic{},
+  rows = rows.greedy_partial{ cells = sqlmorph.cells.exact{} },
+  scorer = scorers.semantic_cells{},
+}
+
+sqlmorph.technique{
+  name = "unified_column_and_semantic_row",
+  description = "rows as strings over the union of column names, embedded and assigned optimally by cosine, "
+    .. "weighted by the share of gold column names the prediction has (may be negative)",
+  columns = columns.exact_names{},
+  rows = rows.semantic_rows{},
+  scorer = scorers.row_similarity{},
+}

@@ -261,7 +261,8 @@ TEST_CASE("eval on Spider dev prediction files agrees with the reference, record
       const json rec = json::parse(line);
       for (const json& e : rec["expected"]) {
         const std::string t = e["technique"];
-        if (t.rfind("semantic", 0) == 0 || t.rfind("unified", 0) == 0) continue;  // not implemented yet
+        // The semantic techniques run with hash_trigram, the default embedder; unified is float32.
+        const double tolerance = t == "unified_column_and_semantic_row" ? 1e-5 : 1e-9;
         const json penalize = e.contains("penalize_extra_pred_cols") ? e["penalize_extra_pred_cols"] : json(nullptr);
         const auto it = ours.find(rec["id"].get<std::string>() + "|" + t + "|" + penalize.dump());
         REQUIRE(it != ours.end());
@@ -274,7 +275,7 @@ TEST_CASE("eval on Spider dev prediction files agrees with the reference, record
           same = x["EX"] == (e["equal"].get<bool>() ? 1 : 0);
         } else {
           for (const char* m : {"EX", "EXP", "EXR", "F1"}) {
-            if (e.contains(m)) same = same && std::abs(x[m].get<double>() - e[m].get<double>()) <= 1e-9;
+            if (e.contains(m)) same = same && std::abs(x[m].get<double>() - e[m].get<double>()) <= tolerance;
           }
           same = same && (e["error"].get<bool>() == (x["status"] != "ok"));
         }
@@ -284,7 +285,7 @@ TEST_CASE("eval on Spider dev prediction files agrees with the reference, record
         }
       }
     }
-    CHECK(compared > 972 * 8);
+    CHECK(compared > 972 * 12);  // 11,760 or more per system with the semantic techniques
     CHECK(mismatches == 0);
   }
 }

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "builtin_reference_techniques.hpp"
+#include "embeddings/embedding_setup.hpp"
 #include "log/log.hpp"
 #include "lua/script_host.hpp"
 
@@ -50,6 +51,9 @@ const core::component_registry& registry() {
   static core::component_registry* reg = [] {
     auto* r = new core::component_registry();
     r->load_directories({plugin_dir()});
+    // `default` is hash_trigram, as without a configuration; no cache wrapper here (tests of the
+    // embedders count their requests; the cache has its own tests).
+    core::install_embeddings(*r, core::embedding_config{}, std::nullopt, /*wrap=*/false);
     if (r->list().empty()) throw std::runtime_error("no plugins found in " + plugin_dir().string());
     return r;
   }();
