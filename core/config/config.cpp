@@ -244,7 +244,8 @@ config load_config(const std::filesystem::path& file) {
               {"lua", lua_table},
               {"techniques", techniques_table},
               {"backends", [&](const toml::node& n, const std::string&) { c.backends = read_backends_table(file, n); }},
-              {"databases", [&](const toml::node& n, const std::string&) { c.databases = read_databases_table(file, n); }}});
+              {"databases", [&](const toml::node& n, const std::string&) { c.databases = read_databases_table(file, n); }},
+              {"judges", [&](const toml::node& n, const std::string&) { c.judges = read_judges_table(file, n); }}});
   return c;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/backends_config.hpp"
+#include "config/judges_config.hpp"
 #include "techniques/technique_spec.hpp"
 
 namespace sqlmorph::core {
@@ -56,6 +57,8 @@ struct config {
   std::vector<backend_config> backends;
   /// [databases]: backends chosen per db_id.
   std::vector<database_route> databases;
+  /// Judges declared in [judges.NAME] tables, in file order.
+  std::vector<judge_config> judges;
   /// The file this came from (empty for built-in defaults).
   std::filesystem::path source;
 };
