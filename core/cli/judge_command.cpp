@@ -95,18 +95,23 @@ int run_judge(const global_options& g, const judge_options& o) {
   route_choice choice;
   choice.backend = o.backend;
   const auto routes = env->routes(choice);
+  // Without --db, the database the schema comes from is also the one judges check the SQL against.
+  std::optional<database_choice> target = db;
+  if (!target && o.schema_from) {
+    target = database_choice{*o.schema_from, std::filesystem::path(*o.schema_from).stem().string()};
+  }
   example ex;
   ex.id = "cli";
-  if (db) {
-    ex.db = db->path;
-    ex.db_id = db->db_id;
+  if (target) {
+    ex.db = target->path;
+    ex.db_id = target->db_id;
   }
   const configured_backend& backend = routes->for_role(ex, query_role::pred);
   exec_limits limits;
   limits.timeout_seconds = o.timeout.value_or(cfg.run.timeout_seconds);
 
   std::unique_ptr<connection> conn;
-  if (db) conn = open_database(backend, *db, o.db ? "--db" : "--db-id");
+  if (target) conn = open_database(backend, *target, o.db ? "--db" : o.db_id ? "--db-id" : "--schema-from");
 
   judge_request request;
   request.id = ex.id;
@@ -121,28 +126,26 @@ int run_judge(const global_options& g, const judge_options& o) {
     if (!std::filesystem::is_regular_file(*o.schema, ec)) throw usage_error("--schema " + *o.schema + " is not a readable file");
     request.schema = read_file(*o.schema);
     schema_source = *o.schema;
-  } else {
-    std::unique_ptr<connection> schema_conn;
+  } else if (conn) {
+    std::unique_ptr<connection> other;
     connection* from = conn.get();
-    if (o.schema_from) {
-      const database_choice other{*o.schema_from, std::filesystem::path(*o.schema_from).stem().string()};
-      schema_conn = open_database(backend, other, "--schema-from");
-      from = schema_conn.get();
-      schema_source = *o.schema_from;
+    std::string from_path = target->path;
+    if (o.schema_from && db) {  // the schema of another database than the one checked against
+      other = open_database(backend, database_choice{*o.schema_from, std::filesystem::path(*o.schema_from).stem().string()},
+                            "--schema-from");
+      from = other.get();
+      from_path = *o.schema_from;
     }
-    if (from != nullptr) {
-      const query_outcome described = from->describe_schema(limits);
-      if (described.ok()) {
-        request.schema = described.message;
-        if (!o.schema_from) schema_source = db->path;
-      } else if (o.schema_from) {
-        throw usage_error("--schema-from " + *o.schema_from + ": the backend '" + backend.name +
-                          "' cannot describe its schema: " + described.message);
-      } else {
-        spdlog::warn("the backend '{}' cannot describe the schema of {}: {}; the judges get none", backend.name, db->path,
-                     described.message);
-        schema_source = "none";
-      }
+    const query_outcome described = from->describe_schema(limits);
+    if (described.ok()) {
+      request.schema = described.message;
+      schema_source = from_path;
+    } else if (o.schema_from) {
+      throw usage_error("--schema-from " + *o.schema_from + ": the backend '" + backend.name +
+                        "' cannot describe its schema: " + described.message);
+    } else {
+      spdlog::warn("the backend '{}' cannot describe the schema of {}: {}; the judges get none", backend.name, from_path,
+                   described.message);
     }
   }
 
@@ -167,7 +170,7 @@ int run_judge(const global_options& g, const judge_options& o) {
     out["sql"] = request.sql;
     out["hints"] = request.hints.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(request.hints);
     out["dialect"] = request.dialect;
-    out["database"] = db ? nlohmann::ordered_json(db->path) : nlohmann::ordered_json(nullptr);
+    out["database"] = target ? nlohmann::ordered_json(target->path) : nlohmann::ordered_json(nullptr);
     out["backend"] = backend.name;
     out["schema_source"] = schema_source;
     out["judges"] = nlohmann::ordered_json::array();
@@ -196,7 +199,7 @@ int run_judge(const global_options& g, const judge_options& o) {
   }
 
   std::printf("dialect: %s   database: %s   schema: %s (%zu bytes)\n", request.dialect.c_str(),
-              db ? db->path.c_str() : "none", schema_source.c_str(), request.schema.size());
+              target ? target->path.c_str() : "none", schema_source.c_str(), request.schema.size());
   text_table table;
   table.set_header({"judge", "label", "confidence", "votes", "tokens", "status", "rationale"});
   table.align_right({1, 2, 4});
@@ -240,7 +243,8 @@ void register_judge_command(CLI::App& app, const global_options& g, int& exit_co
   cmd->add_option("--db-root", options->db_root, "the folder of --db-id's database");
   cmd->add_option("--backend", options->backend, "backend that opens the database (default: [run] backend, sqlite)");
   cmd->add_option("--schema", options->schema, "a file with the schema as DDL text (default: read from the database)");
-  cmd->add_option("--schema-from", options->schema_from, "read the schema from this database instead");
+  cmd->add_option("--schema-from", options->schema_from,
+                  "read the schema from this database (without --db, also the database the SQL is checked against)");
   cmd->add_option("--dialect", options->dialect, "the SQL dialect the judges are told (default: the backend's)");
   cmd->add_option("--hints", options->hints, "domain hints (BIRD's evidence)");
   cmd->add_option("--timeout", options->timeout,

@@ -112,14 +112,26 @@ TEST_CASE("sqlmorph judge: --db-id with --db-root, --schema-from, a judge_error 
   REQUIRE(by_id.exit_code == 0);
   CHECK(json::parse(by_id.out)["judges"][0]["label"] == 1);
 
-  // No database: sql_correctness cannot decide; the command still succeeds.
+  // --schema-from alone: the schema and the database checked against.
+  const auto from = run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql", "SELECT nme FROM items",
+                                  "--schema-from", s.db.string(), "--json"});
+  CAPTURE(from.err);
+  REQUIRE(from.exit_code == 0);
+  const json f = json::parse(from.out);
+  CHECK(f["database"] == s.db.string());
+  CHECK(f["schema_source"] == s.db.string());
+  CHECK(f["judges"][0]["label"] == 0);
+
+  // A schema file, no database: sql_correctness cannot decide; the command still succeeds.
+  const auto ddl = s.dir.path() / "schema.sql";
+  write(ddl, "CREATE TABLE items(id INTEGER, name TEXT);\n");
   const auto no_db = run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql", "SELECT 1",
-                                   "--schema-from", s.db.string(), "--json"});
+                                   "--schema", ddl.string(), "--json"});
   CAPTURE(no_db.err);
   REQUIRE(no_db.exit_code == 0);
   const json j = json::parse(no_db.out);
   CHECK(j["database"].is_null());
-  CHECK(j["schema_source"] == s.db.string());
+  CHECK(j["schema_source"] == ddl.string());
   CHECK(j["judges"][0]["status"] == "judge_error");
   CHECK(j["judges"][0]["label"].is_null());
   CHECK(j["judges"][0]["error"].get<std::string>().find("needs a connection") != std::string::npos);
