@@ -138,3 +138,35 @@ TEST_CASE("sqlmorph judge with sql_adherence and sql_correctness side by side") 
   REQUIRE(server.request_count() == 2);
   CHECK(prompt_of(server.requests()[0]).find("a hint") != std::string::npos);
 }
+
+TEST_CASE("examples/judges/bird_judge.sh judges a BIRD mini-dev question end to end") {
+  if (test::skip_without_shared("examples/judges/bird_judge.sh")) return;
+  const auto bird = *test::shared_dir() / "benchmarks" / "bird-minidev";
+  const auto r = test::run_program(
+      "/usr/bin/env", {"SQLMORPH=" + test::sqlmorph_binary().string(), "FAKE_OPENAI=" SQLMORPH_TEST_FAKE_OPENAI, "sh",
+                       (test::source_dir() / "examples" / "judges" / "bird_judge.sh").string(), bird.string(), "0"});
+  CAPTURE(r.out);
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("BIRD mini-dev question 0 (debit_card_specializing)") != std::string::npos);
+  CHECK(r.out.find("adherence") != std::string::npos);
+  CHECK(r.out.find("sql_correctness") != std::string::npos);
+  // The gold SQL binds against the published schema.
+  CHECK(r.out.find("judge_error") == std::string::npos);
+
+  const auto json_run = test::run_program(
+      "/usr/bin/env", {"SQLMORPH=" + test::sqlmorph_binary().string(), "FAKE_OPENAI=" SQLMORPH_TEST_FAKE_OPENAI, "sh",
+                       (test::source_dir() / "examples" / "judges" / "bird_judge.sh").string(), bird.string(), "0",
+                       "--json"});
+  REQUIRE(json_run.exit_code == 0);
+  const auto start = json_run.out.find("\n{");
+  REQUIRE(start != std::string::npos);
+  const json j = json::parse(json_run.out.substr(start + 1));
+  REQUIRE(j["judges"].size() == 2);
+  CHECK(j["judges"][0]["judge"] == "adherence");
+  CHECK(j["judges"][0]["status"] == "ok");
+  CHECK(j["judges"][0]["votes"].size() == 5);
+  CHECK(j["judges"][0]["prompt_tokens"].get<int>() > 0);
+  CHECK(j["judges"][1]["label"] == 1);
+  CHECK(j["schema_source"] == "debit_card_specializing.sqlite");
+}
