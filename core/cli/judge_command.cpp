@@ -63,12 +63,14 @@ std::optional<database_choice> database_of(const judge_options& o) {
   if (o.db) return database_choice{*o.db, std::filesystem::path(*o.db).stem().string()};
   if (o.db_id) {
     if (!o.db_root) throw usage_error("--db-id needs --db-root DIR (databases are DIR/ID/ID.sqlite)");
-    return database_choice{(std::filesystem::path(*o.db_root) / *o.db_id / (*o.db_id + ".sqlite")).string(), *o.db_id};
+    return database_choice{(std::filesystem::path(*o.db_root) / *o.db_id / (*o.db_id + ".sqlite")).string(),
+                           *o.db_id};
   }
   return std::nullopt;
 }
 
-std::unique_ptr<connection> open_database(const configured_backend& b, const database_choice& db, const char* option) {
+std::unique_ptr<connection> open_database(const configured_backend& b, const database_choice& db,
+                                          const char* option) {
   connect_outcome c = b.engine->connect(b.target_for(db.db_id, db.path));
   if (!c.conn) {
     throw usage_error(std::string(option) + ": cannot open " + db.path + " with backend '" + b.name + "' (" +
@@ -123,7 +125,8 @@ int run_judge(const global_options& g, const judge_options& o) {
   std::string schema_source = "none";
   if (o.schema) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(*o.schema, ec)) throw usage_error("--schema " + *o.schema + " is not a readable file");
+    if (!std::filesystem::is_regular_file(*o.schema, ec))
+      throw usage_error("--schema " + *o.schema + " is not a readable file");
     request.schema = read_file(*o.schema);
     schema_source = *o.schema;
   } else if (conn) {
@@ -131,8 +134,9 @@ int run_judge(const global_options& g, const judge_options& o) {
     connection* from = conn.get();
     std::string from_path = target->path;
     if (o.schema_from && db) {  // the schema of another database than the one checked against
-      other = open_database(backend, database_choice{*o.schema_from, std::filesystem::path(*o.schema_from).stem().string()},
-                            "--schema-from");
+      other = open_database(
+          backend, database_choice{*o.schema_from, std::filesystem::path(*o.schema_from).stem().string()},
+          "--schema-from");
       from = other.get();
       from_path = *o.schema_from;
     }
@@ -144,8 +148,8 @@ int run_judge(const global_options& g, const judge_options& o) {
       throw usage_error("--schema-from " + *o.schema_from + ": the backend '" + backend.name +
                         "' cannot describe its schema: " + described.message);
     } else {
-      spdlog::warn("the backend '{}' cannot describe the schema of {}: {}; the judges get none", backend.name, from_path,
-                   described.message);
+      spdlog::warn("the backend '{}' cannot describe the schema of {}: {}; the judges get none", backend.name,
+                   from_path, described.message);
     }
   }
 
@@ -160,7 +164,8 @@ int run_judge(const global_options& g, const judge_options& o) {
       v.ok = false;
       v.error = std::string("the judge failed: ") + e.what();
     }
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     verdicts.push_back(judge_record(ex, j, v, ms));
   }
 
@@ -168,7 +173,8 @@ int run_judge(const global_options& g, const judge_options& o) {
     nlohmann::ordered_json out;
     out["question"] = request.question;
     out["sql"] = request.sql;
-    out["hints"] = request.hints.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(request.hints);
+    out["hints"] =
+        request.hints.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(request.hints);
     out["dialect"] = request.dialect;
     out["database"] = target ? nlohmann::ordered_json(target->path) : nlohmann::ordered_json(nullptr);
     out["backend"] = backend.name;
@@ -181,18 +187,20 @@ int run_judge(const global_options& g, const judge_options& o) {
       for (const auto& [k, v] : r.scores.extra) {
         std::visit([&](const auto& x) { extra[k] = x; }, v);
       }
-      out["judges"].push_back({{"judge", judges[i].name},
-                               {"plugin", judges[i].spec.name},
-                               {"status", example_status_name(r.status)},
-                               {"label", f.label ? nlohmann::ordered_json(*f.label) : nlohmann::ordered_json(nullptr)},
-                               {"confidence", f.confidence ? nlohmann::ordered_json(*f.confidence) : nlohmann::ordered_json(nullptr)},
-                               {"votes", f.votes},
-                               {"rationales", f.rationales},
-                               {"prompt_tokens", f.prompt_tokens},
-                               {"completion_tokens", f.completion_tokens},
-                               {"judge_ms", f.judge_ms.value_or(0.0)},
-                               {"error", r.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.error)},
-                               {"extra", extra}});
+      out["judges"].push_back(
+          {{"judge", judges[i].name},
+           {"plugin", judges[i].spec.name},
+           {"status", example_status_name(r.status)},
+           {"label", f.label ? nlohmann::ordered_json(*f.label) : nlohmann::ordered_json(nullptr)},
+           {"confidence",
+            f.confidence ? nlohmann::ordered_json(*f.confidence) : nlohmann::ordered_json(nullptr)},
+           {"votes", f.votes},
+           {"rationales", f.rationales},
+           {"prompt_tokens", f.prompt_tokens},
+           {"completion_tokens", f.completion_tokens},
+           {"judge_ms", f.judge_ms.value_or(0.0)},
+           {"error", r.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.error)},
+           {"extra", extra}});
     }
     std::cout << dump_json(out, 2) << "\n";
     return 0;
@@ -214,7 +222,8 @@ int run_judge(const global_options& g, const judge_options& o) {
       rationale = shortened(r.error, rationale_width);
       errors += judges[i].name + ": " + r.error + "\n";
     } else if (!f.rationales.empty()) {
-      const std::string more = f.rationales.size() > 1 ? " (+" + std::to_string(f.rationales.size() - 1) + " more)" : "";
+      const std::string more =
+          f.rationales.size() > 1 ? " (+" + std::to_string(f.rationales.size() - 1) + " more)" : "";
       rationale = shortened(f.rationales.front(), rationale_width - more.size()) + more;
     }
     table.add_row({judges[i].name, f.label ? std::to_string(*f.label) : "-",
@@ -231,7 +240,8 @@ int run_judge(const global_options& g, const judge_options& o) {
 
 void register_judge_command(CLI::App& app, const global_options& g, int& exit_code) {
   auto options = std::make_shared<judge_options>();
-  CLI::App* cmd = app.add_subcommand("judge", "Ask judges whether one SQL query answers one question (see docs/judges.md)");
+  CLI::App* cmd = app.add_subcommand(
+      "judge", "Ask judges whether one SQL query answers one question (see docs/judges.md)");
   cmd->add_option("--question", options->question, "the question the SQL should answer")->required();
   cmd->add_option("--sql", options->sql, "the SQL to judge")->required();
   cmd->add_option("--judges", options->judges,
@@ -239,16 +249,22 @@ void register_judge_command(CLI::App& app, const global_options& g, int& exit_co
                   "[judges] of sqlmorph.toml, else sql_correctness)")
       ->delimiter(',');
   cmd->add_option("--db", options->db, "the database the SQL is about (a file for SQLite)");
-  cmd->add_option("--db-id", options->db_id, "the database by name: DB_ROOT/ID/ID.sqlite, or {db_id} of the backend's target");
+  cmd->add_option("--db-id", options->db_id,
+                  "the database by name: DB_ROOT/ID/ID.sqlite, or {db_id} of the backend's target");
   cmd->add_option("--db-root", options->db_root, "the folder of --db-id's database");
-  cmd->add_option("--backend", options->backend, "backend that opens the database (default: [run] backend, sqlite)");
-  cmd->add_option("--schema", options->schema, "a file with the schema as DDL text (default: read from the database)");
-  cmd->add_option("--schema-from", options->schema_from,
-                  "read the schema from this database (without --db, also the database the SQL is checked against)");
-  cmd->add_option("--dialect", options->dialect, "the SQL dialect the judges are told (default: the backend's)");
+  cmd->add_option("--backend", options->backend,
+                  "backend that opens the database (default: [run] backend, sqlite)");
+  cmd->add_option("--schema", options->schema,
+                  "a file with the schema as DDL text (default: read from the database)");
+  cmd->add_option(
+      "--schema-from", options->schema_from,
+      "read the schema from this database (without --db, also the database the SQL is checked against)");
+  cmd->add_option("--dialect", options->dialect,
+                  "the SQL dialect the judges are told (default: the backend's)");
   cmd->add_option("--hints", options->hints, "domain hints (BIRD's evidence)");
-  cmd->add_option("--timeout", options->timeout,
-                  "seconds: the `timeout` option of every judge that has one, and the limit on reading the schema")
+  cmd->add_option(
+         "--timeout", options->timeout,
+         "seconds: the `timeout` option of every judge that has one, and the limit on reading the schema")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", options->json, "print one JSON object instead of a table");
   cmd->callback([&g, &exit_code, options] { exit_code = run_judge(g, *options); });

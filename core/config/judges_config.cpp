@@ -22,7 +22,8 @@ std::vector<judge_config> read_judges_table(const std::filesystem::path& file, c
     j.origin = where(file, value.source());
     const toml::table* jt = value.as_table();
     if (jt == nullptr) {
-      throw usage_error(j.origin + ": [judges." + j.name + "] must be a table { plugin = \"...\", options = {...} }");
+      throw usage_error(j.origin + ": [judges." + j.name +
+                        "] must be a table { plugin = \"...\", options = {...} }");
     }
     if (j.name.find(',') != std::string::npos || j.name.empty()) {
       throw usage_error(j.origin + ": a judge name cannot be empty or hold ',' ('" + j.name + "')");
@@ -44,7 +45,8 @@ std::vector<judge_config> read_judges_table(const std::filesystem::path& file, c
     declared.emplace_back(value.source().begin.line, std::move(j));
   }
   // toml++ keeps keys sorted; keep the file's order for listings and run.json.
-  std::stable_sort(declared.begin(), declared.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(declared.begin(), declared.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<judge_config> out;
   for (auto& d : declared) out.push_back(std::move(d.second));
   return out;

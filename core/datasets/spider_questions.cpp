@@ -18,7 +18,8 @@ void attach_spider_questions(std::vector<example>& examples, const std::filesyst
   } catch (const nlohmann::json::parse_error& e) {
     throw usage_error(questions.string() + ": not JSON: " + e.what());
   }
-  if (!list.is_array()) throw usage_error(questions.string() + ": expected a list of {\"db_id\", \"question\", ...}");
+  if (!list.is_array())
+    throw usage_error(questions.string() + ": expected a list of {\"db_id\", \"question\", ...}");
   for (example& ex : examples) {
     std::size_t i = 0;
     try {
@@ -37,7 +38,8 @@ void attach_spider_questions(std::vector<example>& examples, const std::filesyst
     }
     if (q.contains("db_id") && q["db_id"].is_string() && q["db_id"].get<std::string>() != ex.db_id) {
       throw usage_error(where + " is about db_id '" + q["db_id"].get<std::string>() + "' but gold line " +
-                        std::to_string(i + 1) + " is about '" + ex.db_id + "' (is it the questions of this gold file?)");
+                        std::to_string(i + 1) + " is about '" + ex.db_id +
+                        "' (is it the questions of this gold file?)");
     }
     ex.question = q["question"].get<std::string>();
   }

@@ -23,7 +23,8 @@ std::string key_of(const query_target& where) {
 
 }  // namespace
 
-record judge_record(const example& ex, const configured_judge& judge, const judge_verdict& verdict, double ms) {
+record judge_record(const example& ex, const configured_judge& judge, const judge_verdict& verdict,
+                    double ms) {
   record r = labelled(ex, judge);
   judge_fields j;
   j.votes = verdict.votes;
@@ -43,7 +44,8 @@ record judge_record(const example& ex, const configured_judge& judge, const judg
   return r;
 }
 
-std::vector<record> judges_missing_prediction(const example& ex, const std::vector<configured_judge>& judges) {
+std::vector<record> judges_missing_prediction(const example& ex,
+                                              const std::vector<configured_judge>& judges) {
   std::vector<record> out;
   for (const configured_judge& j : judges) {
     record r = labelled(ex, j);
@@ -55,8 +57,9 @@ std::vector<record> judges_missing_prediction(const example& ex, const std::vect
   return out;
 }
 
-judge_panel::judge_panel(const std::vector<configured_judge>& judges, std::shared_ptr<const backend_routes> routes,
-                         schema_cache& schemas, exec_limits limits, std::size_t max_open_connections)
+judge_panel::judge_panel(const std::vector<configured_judge>& judges,
+                         std::shared_ptr<const backend_routes> routes, schema_cache& schemas,
+                         exec_limits limits, std::size_t max_open_connections)
     : judges_(judges),
       routes_(std::move(routes)),
       schemas_(schemas),
@@ -98,7 +101,8 @@ std::vector<record> judge_panel::judge(const example& ex) {
   request.hints = ex.evidence;
   std::string problem;
   const query_target where = routes_->target(ex, query_role::pred);
-  if (where.backend != nullptr && where.backend->engine) request.dialect = where.backend->engine->capabilities().dialect;
+  if (where.backend != nullptr && where.backend->engine)
+    request.dialect = where.backend->engine->capabilities().dialect;
   connection* conn = connect(where, problem);
   request.target = conn;
   if (conn != nullptr) {
@@ -121,7 +125,8 @@ std::vector<record> judge_panel::judge(const example& ex) {
       verdict.ok = false;
       verdict.error = std::string("the judge failed: ") + e.what();
     }
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!verdict.ok && conn == nullptr && !problem.empty()) verdict.error += " (database: " + problem + ")";
     out.push_back(judge_record(ex, j, verdict, ms));
   }

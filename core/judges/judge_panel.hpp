@@ -20,7 +20,8 @@
 namespace sqlmorph::core {
 
 /// A judge's verdict as a record: status ok or judge_error, label, confidence, votes, ... .
-record judge_record(const example& ex, const configured_judge& judge, const judge_verdict& verdict, double ms);
+record judge_record(const example& ex, const configured_judge& judge, const judge_verdict& verdict,
+                    double ms);
 
 /// The records of an example without a prediction (status pred_missing), one per judge.
 std::vector<record> judges_missing_prediction(const example& ex, const std::vector<configured_judge>& judges);

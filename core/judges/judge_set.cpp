@@ -55,14 +55,16 @@ configured_judge make_judge(const component_registry& registry, std::string name
   j.name = std::move(name);
   j.origin = std::move(origin);
   if (registry.find("judge", spec.name) == nullptr && !spec.instance) {
-    throw usage_error("judge '" + j.name + "': no judge component '" + spec.name + "' is loaded" +
-                      (registry.list("judge").empty() ? " (no judge plugin was found in [plugins] dirs)" : ""));
+    throw usage_error(
+        "judge '" + j.name + "': no judge component '" + spec.name + "' is loaded" +
+        (registry.list("judge").empty() ? " (no judge plugin was found in [plugins] dirs)" : ""));
   }
   try {
     j.instance = registry.create<sqlmorph::judge>(spec);
     j.identity = registry.instance_key("judge", spec);
   } catch (const usage_error& e) {
-    throw usage_error("judge '" + j.name + "'" + (j.origin.empty() ? "" : " (" + j.origin + ")") + ": " + e.what());
+    throw usage_error("judge '" + j.name + "'" + (j.origin.empty() ? "" : " (" + j.origin + ")") + ": " +
+                      e.what());
   }
   j.spec = std::move(spec);
   return j;
@@ -72,8 +74,8 @@ configured_judge resolve_judge(const config& cfg, const component_registry& regi
                                std::optional<double> timeout) {
   component_spec spec;
   std::string origin;
-  const auto declared =
-      std::find_if(cfg.judges.begin(), cfg.judges.end(), [&](const judge_config& j) { return j.name == name; });
+  const auto declared = std::find_if(cfg.judges.begin(), cfg.judges.end(),
+                                     [&](const judge_config& j) { return j.name == name; });
   if (declared != cfg.judges.end()) {
     spec = component_spec(declared->component, declared->options);
     origin = declared->origin;
@@ -93,13 +95,15 @@ configured_judge resolve_judge(const config& cfg, const component_registry& regi
 void check_unique_judge_names(const std::vector<configured_judge>& judges) {
   for (std::size_t i = 0; i < judges.size(); ++i) {
     for (std::size_t k = i + 1; k < judges.size(); ++k) {
-      if (judges[i].name == judges[k].name) throw usage_error("the judge '" + judges[i].name + "' is asked for twice");
+      if (judges[i].name == judges[k].name)
+        throw usage_error("the judge '" + judges[i].name + "' is asked for twice");
     }
   }
 }
 
 std::vector<configured_judge> resolve_judges(const config& cfg, const component_registry& registry,
-                                             const std::vector<std::string>& names, std::optional<double> timeout) {
+                                             const std::vector<std::string>& names,
+                                             std::optional<double> timeout) {
   std::vector<configured_judge> out;
   for (const std::string& n : names) out.push_back(resolve_judge(cfg, registry, n, timeout));
   check_unique_judge_names(out);

@@ -3,7 +3,7 @@
 namespace sqlmorph::core {
 
 std::shared_ptr<const schema_cache::entry> schema_cache::get(const std::string& key,
-                                                              const std::function<entry()>& read) {
+                                                             const std::function<entry()>& read) {
   {
     std::lock_guard lock(mutex_);
     if (const auto it = entries_.find(key); it != entries_.end()) return it->second;

@@ -17,9 +17,13 @@ using test::run_sqlmorph;
 
 namespace {
 
-std::string config_arg() { return (test::source_dir() / "sqlmorph.toml").string(); }
+std::string config_arg() {
+  return (test::source_dir() / "sqlmorph.toml").string();
+}
 
-void write(const std::filesystem::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+void write(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file, std::ios::binary) << text;
+}
 
 std::vector<json> read_jsonl(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -45,8 +49,9 @@ struct shop {
                         "INSERT INTO items VALUES (1, 'apple', 1.5), (2, 'pear', 2.5), (3, 'plum', 0.5);");
     test::create_sqlite(dir.path() / "depot.sqlite",
                         "CREATE TABLE stock(item TEXT, qty INTEGER); INSERT INTO stock VALUES ('apple', 3);");
-    write(cases,
-          R"({"id": "good", "db": "shop.sqlite", "db_id": "shop", "question": "Names of all items?", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items"}
+    write(
+        cases,
+        R"({"id": "good", "db": "shop.sqlite", "db_id": "shop", "question": "Names of all items?", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items"}
 {"id": "fewer", "db": "shop.sqlite", "db_id": "shop", "question": "Names of all items?", "evidence": "all = every row", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items WHERE price > 1"}
 {"id": "typo", "db": "shop.sqlite", "db_id": "shop", "question": "Prices of all items?", "gold": "SELECT price FROM items", "pred": "SELECT prise FROM items"}
 {"id": "other_db", "db": "depot.sqlite", "db_id": "depot", "question": "How many apples?", "gold": "SELECT qty FROM stock", "pred": "SELECT qty FROM stock WHERE item = 'apple'"}
@@ -59,8 +64,8 @@ struct shop {
 TEST_CASE("sqlmorph judge --help lists its options") {
   const auto r = run_sqlmorph({"judge", "--help"});
   CHECK(r.exit_code == 0);
-  for (const char* option : {"--question", "--sql", "--judges", "--db", "--db-id", "--db-root", "--backend", "--schema",
-                             "--schema-from", "--dialect", "--hints", "--timeout", "--json"}) {
+  for (const char* option : {"--question", "--sql", "--judges", "--db", "--db-id", "--db-root", "--backend",
+                             "--schema", "--schema-from", "--dialect", "--hints", "--timeout", "--json"}) {
     CAPTURE(option);
     CHECK(r.out.find(option) != std::string::npos);
   }
@@ -68,16 +73,18 @@ TEST_CASE("sqlmorph judge --help lists its options") {
 
 TEST_CASE("sqlmorph judge with sql_correctness: good SQL gets 1, an unknown column 0 naming the column") {
   shop s;
-  const auto good = run_sqlmorph({"--config", config_arg(), "judge", "--question", "Names of all items?", "--sql",
-                                  "SELECT name FROM items", "--db", s.db.string(), "--judges", "sql_correctness"});
+  const auto good =
+      run_sqlmorph({"--config", config_arg(), "judge", "--question", "Names of all items?", "--sql",
+                    "SELECT name FROM items", "--db", s.db.string(), "--judges", "sql_correctness"});
   CAPTURE(good.err);
   REQUIRE(good.exit_code == 0);
   CHECK(good.out.find("dialect: sqlite") != std::string::npos);
   CHECK(good.out.find("sql_correctness") != std::string::npos);
   CHECK(good.out.find("no problem") == std::string::npos);
 
-  const auto bad = run_sqlmorph({"--config", config_arg(), "judge", "--question", "Names of all items?", "--sql",
-                                 "SELECT nme FROM items", "--db", s.db.string(), "--judges", "sql_correctness", "--json"});
+  const auto bad =
+      run_sqlmorph({"--config", config_arg(), "judge", "--question", "Names of all items?", "--sql",
+                    "SELECT nme FROM items", "--db", s.db.string(), "--judges", "sql_correctness", "--json"});
   CAPTURE(bad.err);
   REQUIRE(bad.exit_code == 0);
   const json j = json::parse(bad.out);
@@ -106,15 +113,16 @@ TEST_CASE("sqlmorph judge: --db-id with --db-root, --schema-from, a judge_error 
   // DB_ROOT/ID/ID.sqlite
   std::filesystem::create_directories(s.dir.path() / "root" / "shop");
   std::filesystem::copy_file(s.db, s.dir.path() / "root" / "shop" / "shop.sqlite");
-  const auto by_id = run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql", "SELECT name FROM items",
-                                   "--db-id", "shop", "--db-root", (s.dir.path() / "root").string(), "--json"});
+  const auto by_id =
+      run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql", "SELECT name FROM items",
+                    "--db-id", "shop", "--db-root", (s.dir.path() / "root").string(), "--json"});
   CAPTURE(by_id.err);
   REQUIRE(by_id.exit_code == 0);
   CHECK(json::parse(by_id.out)["judges"][0]["label"] == 1);
 
   // --schema-from alone: the schema and the database checked against.
-  const auto from = run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql", "SELECT nme FROM items",
-                                  "--schema-from", s.db.string(), "--json"});
+  const auto from = run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql",
+                                  "SELECT nme FROM items", "--schema-from", s.db.string(), "--json"});
   CAPTURE(from.err);
   REQUIRE(from.exit_code == 0);
   const json f = json::parse(from.out);
@@ -135,7 +143,8 @@ TEST_CASE("sqlmorph judge: --db-id with --db-root, --schema-from, a judge_error 
   CHECK(j["judges"][0]["status"] == "judge_error");
   CHECK(j["judges"][0]["label"].is_null());
   CHECK(j["judges"][0]["error"].get<std::string>().find("needs a connection") != std::string::npos);
-  const auto table = run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql", "SELECT 1"});
+  const auto table =
+      run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql", "SELECT 1"});
   CHECK(table.exit_code == 0);
   CHECK(table.out.find("judge_error") != std::string::npos);
 }
@@ -148,12 +157,14 @@ TEST_CASE("sqlmorph judge: bad usage and unreadable input exit with 2 naming the
   } cases[] = {
       {{"judge", "--sql", "SELECT 1"}, "--question is required"},
       {{"judge", "--question", "q"}, "--sql is required"},
-      {{"judge", "--question", "q", "--sql", "SELECT 1", "--judges", "nope"}, "unknown judge 'nope'; known judges:"},
+      {{"judge", "--question", "q", "--sql", "SELECT 1", "--judges", "nope"},
+       "unknown judge 'nope'; known judges:"},
       {{"judge", "--question", "q", "--sql", "SELECT 1", "--db", (s.dir.path() / "missing.sqlite").string()},
        "--db: cannot open"},
       {{"judge", "--question", "q", "--sql", "SELECT 1", "--schema", (s.dir.path() / "none.sql").string()},
        "--schema " + (s.dir.path() / "none.sql").string() + " is not a readable file"},
-      {{"judge", "--question", "q", "--sql", "SELECT 1", "--db", s.db.string(), "--db-id", "shop"}, "not both"},
+      {{"judge", "--question", "q", "--sql", "SELECT 1", "--db", s.db.string(), "--db-id", "shop"},
+       "not both"},
       {{"judge", "--question", "q", "--sql", "SELECT 1", "--db-id", "shop"}, "--db-id needs --db-root"},
       {{"judge", "--question", "q", "--sql", "SELECT 1", "--schema", "a", "--schema-from", "b"}, "not both"},
   };
@@ -171,8 +182,9 @@ TEST_CASE("sqlmorph judge: bad usage and unreadable input exit with 2 naming the
 TEST_CASE("eval --judges sql_correctness: judge lines in results.jsonl, agreement with EX in summary.json") {
   shop s;
   const auto out = s.dir.path() / "out";
-  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--cases", s.cases.string(), "--techniques",
-                               "execution_accuracy", "--judges", "sql_correctness", "--out", out.string(), "-j", "2"});
+  const auto r =
+      run_sqlmorph({"--config", config_arg(), "eval", "--cases", s.cases.string(), "--techniques",
+                    "execution_accuracy", "--judges", "sql_correctness", "--out", out.string(), "-j", "2"});
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("judges:") != std::string::npos);
@@ -229,8 +241,9 @@ TEST_CASE("eval --judges without execution_accuracy: agreement is null, [judges.
   const auto config = s.dir.path() / "sqlmorph.toml";
   write(config, "[judges.binds]\nplugin = \"sql_correctness\"\noptions = { timeout = 3.0 }\n");
   const auto out = s.dir.path() / "out";
-  const auto r = run_sqlmorph({"--config", config.string(), "eval", "--cases", s.cases.string(), "--techniques",
-                               "exact_column_and_partial_cell", "--judges", "binds", "--out", out.string()});
+  const auto r =
+      run_sqlmorph({"--config", config.string(), "eval", "--cases", s.cases.string(), "--techniques",
+                    "exact_column_and_partial_cell", "--judges", "binds", "--out", out.string()});
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
   const json summary = json::parse(test::file_bytes(out / "summary.json"));
@@ -244,8 +257,8 @@ TEST_CASE("eval --judges without execution_accuracy: agreement is null, [judges.
   for (const json& line : read_jsonl(out / "results.jsonl")) techniques.insert(line["technique"]);
   CHECK(techniques.count("judge:binds") == 1);
 
-  const auto unknown = run_sqlmorph({"--config", config.string(), "eval", "--cases", s.cases.string(), "--judges",
-                                     "binds,nope", "--out", out.string()});
+  const auto unknown = run_sqlmorph({"--config", config.string(), "eval", "--cases", s.cases.string(),
+                                     "--judges", "binds,nope", "--out", out.string()});
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("unknown judge 'nope'; known judges: binds") != std::string::npos);
 }
@@ -253,9 +266,19 @@ TEST_CASE("eval --judges without execution_accuracy: agreement is null, [judges.
 TEST_CASE("eval --judges --resume after a partial results file: no judge line is duplicated") {
   shop s;
   const auto out = s.dir.path() / "out";
-  const std::vector<std::string> command = {"--config", config_arg(), "eval", "--cases", s.cases.string(),
-                                            "--techniques", "execution_accuracy", "--judges", "sql_correctness",
-                                            "--out", out.string(), "-j", "1"};
+  const std::vector<std::string> command = {"--config",
+                                            config_arg(),
+                                            "eval",
+                                            "--cases",
+                                            s.cases.string(),
+                                            "--techniques",
+                                            "execution_accuracy",
+                                            "--judges",
+                                            "sql_correctness",
+                                            "--out",
+                                            out.string(),
+                                            "-j",
+                                            "1"};
   REQUIRE(run_sqlmorph(command).exit_code == 0);
   const auto complete = read_jsonl(out / "results.jsonl");
   REQUIRE(complete.size() == 8);
@@ -275,7 +298,8 @@ TEST_CASE("eval --judges --resume after a partial results file: no judge line is
   REQUIRE(resumed.size() == complete.size());
   std::set<std::pair<std::string, std::string>> seen;
   for (std::size_t i = 0; i < resumed.size(); ++i) {
-    CHECK(seen.insert({resumed[i]["id"].get<std::string>(), resumed[i]["technique"].get<std::string>()}).second);
+    CHECK(seen.insert({resumed[i]["id"].get<std::string>(), resumed[i]["technique"].get<std::string>()})
+              .second);
     CHECK(resumed[i]["id"] == complete[i]["id"]);
     CHECK(resumed[i]["technique"] == complete[i]["technique"]);
     CHECK(resumed[i].value("label", json()) == complete[i].value("label", json()));
@@ -285,8 +309,9 @@ TEST_CASE("eval --judges --resume after a partial results file: no judge line is
   CHECK(summary["judges"][0]["agreement_with_ex"]["compared"] == 4);
 
   // Another set of judges is another run: --resume refuses it.
-  std::vector<std::string> other = {"--config", config_arg(), "eval", "--cases", s.cases.string(), "--techniques",
-                                    "execution_accuracy", "--out", out.string(), "--resume"};
+  std::vector<std::string> other = {
+      "--config",     config_arg(),         "eval",  "--cases",    s.cases.string(),
+      "--techniques", "execution_accuracy", "--out", out.string(), "--resume"};
   const auto refused = run_sqlmorph(other);
   CHECK(refused.exit_code == 2);
   CHECK(refused.err.find("cannot resume") != std::string::npos);
@@ -306,10 +331,12 @@ for _, j in ipairs(result.judges) do
 end
 )");
   const auto out = s.dir.path() / "out";
-  const auto r = run_sqlmorph({"--config", config_arg(), "run", script.string(), s.cases.string(), out.string()});
+  const auto r =
+      run_sqlmorph({"--config", config_arg(), "run", script.string(), s.cases.string(), out.string()});
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("lua-system sql_correctness count=4 mean_label=0.75 agreement=0.75 j1e0=1") != std::string::npos);
+  CHECK(r.out.find("lua-system sql_correctness count=4 mean_label=0.75 agreement=0.75 j1e0=1") !=
+        std::string::npos);
   CHECK(r.out.find("lua-system strict count=4 mean_label=0.75 agreement=0.75 j1e0=1") != std::string::npos);
   const auto results = read_jsonl(out / "results.jsonl");
   REQUIRE(results.size() == 12);
@@ -319,7 +346,9 @@ end
   REQUIRE(run["judges"].size() == 2);
   CHECK(run["judges"][1]["options"]["timeout"] == 2);
 
-  write(script, "sqlmorph.evaluate{ examples = sqlmorph.cases{ file = ... }, judges = { sqlmorph.normalizers.trim{} } }\n");
+  write(script,
+        "sqlmorph.evaluate{ examples = sqlmorph.cases{ file = ... }, judges = { sqlmorph.normalizers.trim{} "
+        "} }\n");
   const auto wrong = run_sqlmorph({"--config", config_arg(), "run", script.string(), s.cases.string()});
   CHECK(wrong.exit_code == 1);
   CHECK(wrong.err.find("judges[1] must be a judge") != std::string::npos);
@@ -335,10 +364,11 @@ TEST_CASE("Spider: the judges read the questions of dev.json next to the gold fi
   write(dir.path() / "dev.json",
         R"([{"db_id": "shop", "question": "Item names?"}, {"db_id": "shop", "question": "Item ids?"}])");
   const auto out = dir.path() / "out";
-  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold",
-                               (dir.path() / "gold.sql").string(), "--pred", (dir.path() / "pred.sql").string(),
-                               "--db-root", (dir.path() / "db").string(), "--techniques", "execution_accuracy",
-                               "--judges", "sql_correctness", "--out", out.string()});
+  const auto r =
+      run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold",
+                    (dir.path() / "gold.sql").string(), "--pred", (dir.path() / "pred.sql").string(),
+                    "--db-root", (dir.path() / "db").string(), "--techniques", "execution_accuracy",
+                    "--judges", "sql_correctness", "--out", out.string()});
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
   const auto results = read_jsonl(out / "results.jsonl");
@@ -347,11 +377,11 @@ TEST_CASE("Spider: the judges read the questions of dev.json next to the gold fi
   CHECK(results[3]["label"] == 0);
 
   write(dir.path() / "other.json", R"([{"db_id": "elsewhere", "question": "?"}])");
-  const auto mismatch = run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold",
-                                      (dir.path() / "gold.sql").string(), "--pred", (dir.path() / "pred.sql").string(),
-                                      "--db-root", (dir.path() / "db").string(), "--questions",
-                                      (dir.path() / "other.json").string(), "--judges", "sql_correctness", "--out",
-                                      out.string()});
+  const auto mismatch = run_sqlmorph(
+      {"--config", config_arg(), "eval", "--benchmark", "spider", "--gold",
+       (dir.path() / "gold.sql").string(), "--pred", (dir.path() / "pred.sql").string(), "--db-root",
+       (dir.path() / "db").string(), "--questions", (dir.path() / "other.json").string(), "--judges",
+       "sql_correctness", "--out", out.string()});
   CHECK(mismatch.exit_code == 2);
   CHECK(mismatch.err.find("is about db_id 'elsewhere'") != std::string::npos);
 }

@@ -19,7 +19,9 @@ namespace replies = test::openai_replies;
 
 namespace {
 
-void write(const std::filesystem::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+void write(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file, std::ios::binary) << text;
+}
 
 std::vector<json> read_jsonl(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -39,7 +41,8 @@ scripted_reply answer(const test::recorded_request& r) {
   if (prompt_of(r).find("BROKEN") != std::string::npos) {
     return scripted_reply::json(replies::chat_completion({{"I would rather not say.", std::nullopt}}, 7, 3));
   }
-  return scripted_reply::json(replies::chat_completion({{replies::verdict_json(1, "answers it"), std::nullopt}}, 11, 4));
+  return scripted_reply::json(
+      replies::chat_completion({{replies::verdict_json(1, "answers it"), std::nullopt}}, 11, 4));
 }
 
 }  // namespace
@@ -47,21 +50,24 @@ scripted_reply answer(const test::recorded_request& r) {
 TEST_CASE("eval --judges with sql_adherence on the fake server: votes, confidence, tokens, judge_error") {
   fake_openai_server server(&answer);
   test::temp_dir dir;
-  test::create_sqlite(dir.path() / "shop.sqlite",
-                      "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO items VALUES (1, 'apple');");
-  write(dir.path() / "cases.jsonl",
-        R"({"id": "a", "db": "shop.sqlite", "question": "Names of the items?", "evidence": "items = things sold", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items"}
+  test::create_sqlite(
+      dir.path() / "shop.sqlite",
+      "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO items VALUES (1, 'apple');");
+  write(
+      dir.path() / "cases.jsonl",
+      R"({"id": "a", "db": "shop.sqlite", "question": "Names of the items?", "evidence": "items = things sold", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items"}
 {"id": "b", "db": "shop.sqlite", "question": "BROKEN question", "gold": "SELECT name FROM items", "pred": "SELECT id FROM items"}
 {"id": "c", "db": "shop.sqlite", "question": "Ids of the items?", "gold": "SELECT id FROM items", "pred": "SELECT id FROM items"}
 )");
-  write(dir.path() / "sqlmorph.toml", "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" +
-                                          server.base_url() +
-                                          "\", api_key_env = \"\", votes = 3, malformed_retries = 1, "
-                                          "retry_base_delay = 0.01, timeout = 5.0 }\n");
+  write(dir.path() / "sqlmorph.toml",
+        "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
+            "\", api_key_env = \"\", votes = 3, malformed_retries = 1, "
+            "retry_base_delay = 0.01, timeout = 5.0 }\n");
   const auto out = dir.path() / "out";
-  const auto r = test::run_sqlmorph({"--config", (dir.path() / "sqlmorph.toml").string(), "eval", "--cases",
-                                     (dir.path() / "cases.jsonl").string(), "--techniques", "execution_accuracy",
-                                     "--judges", "adherence", "--out", out.string(), "-j", "2"});
+  const auto r =
+      test::run_sqlmorph({"--config", (dir.path() / "sqlmorph.toml").string(), "eval", "--cases",
+                          (dir.path() / "cases.jsonl").string(), "--techniques", "execution_accuracy",
+                          "--judges", "adherence", "--out", out.string(), "-j", "2"});
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
   const auto results = read_jsonl(out / "results.jsonl");
@@ -122,13 +128,14 @@ TEST_CASE("sqlmorph judge with sql_adherence and sql_correctness side by side") 
   fake_openai_server server(&answer);
   test::temp_dir dir;
   test::create_sqlite(dir.path() / "shop.sqlite", "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);");
-  write(dir.path() / "sqlmorph.toml", "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" +
-                                          server.base_url() + "\", api_key_env = \"\", votes = 2 }\n");
-  const auto r = test::run_sqlmorph({"--config", (dir.path() / "sqlmorph.toml").string(), "judge", "--question",
-                                     "Names of the items?", "--sql", "SELECT name FROM items", "--hints", "a hint",
-                                     "--schema-from", (dir.path() / "shop.sqlite").string(), "--db",
-                                     (dir.path() / "shop.sqlite").string(), "--judges", "adherence,sql_correctness",
-                                     "--timeout", "5"});
+  write(dir.path() / "sqlmorph.toml",
+        "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
+            "\", api_key_env = \"\", votes = 2 }\n");
+  const auto r = test::run_sqlmorph(
+      {"--config", (dir.path() / "sqlmorph.toml").string(), "judge", "--question", "Names of the items?",
+       "--sql", "SELECT name FROM items", "--hints", "a hint", "--schema-from",
+       (dir.path() / "shop.sqlite").string(), "--db", (dir.path() / "shop.sqlite").string(), "--judges",
+       "adherence,sql_correctness", "--timeout", "5"});
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("adherence") != std::string::npos);
@@ -143,8 +150,9 @@ TEST_CASE("examples/judges/bird_judge.sh judges a BIRD mini-dev question end to 
   if (test::skip_without_shared("examples/judges/bird_judge.sh")) return;
   const auto bird = *test::shared_dir() / "benchmarks" / "bird-minidev";
   const auto r = test::run_program(
-      "/usr/bin/env", {"SQLMORPH=" + test::sqlmorph_binary().string(), "FAKE_OPENAI=" SQLMORPH_TEST_FAKE_OPENAI, "sh",
-                       (test::source_dir() / "examples" / "judges" / "bird_judge.sh").string(), bird.string(), "0"});
+      "/usr/bin/env",
+      {"SQLMORPH=" + test::sqlmorph_binary().string(), "FAKE_OPENAI=" SQLMORPH_TEST_FAKE_OPENAI, "sh",
+       (test::source_dir() / "examples" / "judges" / "bird_judge.sh").string(), bird.string(), "0"});
   CAPTURE(r.out);
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
@@ -155,9 +163,10 @@ TEST_CASE("examples/judges/bird_judge.sh judges a BIRD mini-dev question end to 
   CHECK(r.out.find("judge_error") == std::string::npos);
 
   const auto json_run = test::run_program(
-      "/usr/bin/env", {"SQLMORPH=" + test::sqlmorph_binary().string(), "FAKE_OPENAI=" SQLMORPH_TEST_FAKE_OPENAI, "sh",
-                       (test::source_dir() / "examples" / "judges" / "bird_judge.sh").string(), bird.string(), "0",
-                       "--json"});
+      "/usr/bin/env",
+      {"SQLMORPH=" + test::sqlmorph_binary().string(), "FAKE_OPENAI=" SQLMORPH_TEST_FAKE_OPENAI, "sh",
+       (test::source_dir() / "examples" / "judges" / "bird_judge.sh").string(), bird.string(), "0",
+       "--json"});
   REQUIRE(json_run.exit_code == 0);
   const auto start = json_run.out.find("\n{");
   REQUIRE(start != std::string::npos);

@@ -17,7 +17,8 @@
 using namespace sqlmorph;
 
 namespace {
-std::filesystem::path write(const test::temp_dir& dir, const std::string& text, const char* name = "sqlmorph.toml") {
+std::filesystem::path write(const test::temp_dir& dir, const std::string& text,
+                            const char* name = "sqlmorph.toml") {
   const auto file = dir.path() / name;
   std::ofstream(file) << text;
   return file;
@@ -57,11 +58,13 @@ TEST_CASE("mistakes in [judges] are errors with file:line:column") {
     const char* text;
     const char* message;
   } cases[] = {
-      {"[judges.a]\nplugn = \"x\"\n", ":2:1: unknown key 'plugn' in [judges.a] (known keys: options, plugin)"},
+      {"[judges.a]\nplugn = \"x\"\n",
+       ":2:1: unknown key 'plugn' in [judges.a] (known keys: options, plugin)"},
       {"[judges.a]\nplugin = 3\n", ":2:10: 'plugin' must be a string"},
       {"[judges.a]\nplugin = \"\"\n", ":2:10: 'plugin' must name a judge component"},
       {"[judges.a]\noptions = 3\n", ":2:11: 'options' must be a table of option = value"},
-      {"[judges.a]\noptions = { votes = [1, 2] }\n", ":2:21: option 'votes' must be a bool, number or string"},
+      {"[judges.a]\noptions = { votes = [1, 2] }\n",
+       ":2:21: option 'votes' must be a bool, number or string"},
       {"[judges]\na = 3\n", ":2:5: [judges.a] must be a table"},
       {"judges = 3\n", ":1:10: [judges] must hold [judges.NAME] tables"},
       {"[judges.\"a,b\"]\n", "a judge name cannot be empty or hold ','"},
@@ -163,7 +166,7 @@ TEST_CASE("the summary compares each judge's labels with execution_accuracy's EX
   add("3", 0.0, 1);
   add("4", 1.0, 0);
   add("5", 0.0, 0);
-  add("6", std::nullopt, 1);                                      // db_missing: not compared
+  add("6", std::nullopt, 1);                                       // db_missing: not compared
   add("7", 1.0, std::nullopt, core::example_status::judge_error);  // no label: not compared
   REQUIRE(summary.judge_groups().size() == 1);
   const auto& g = summary.judge_groups()[0];
@@ -182,8 +185,8 @@ TEST_CASE("the summary compares each judge's labels with execution_accuracy's EX
 
 TEST_CASE("Spider questions come from dev.json by gold line, with the db_id checked") {
   test::temp_dir dir;
-  const auto questions =
-      write(dir, R"([{"db_id": "a", "question": "first?"}, {"db_id": "b", "question": "second?"}])", "dev.json");
+  const auto questions = write(
+      dir, R"([{"db_id": "a", "question": "first?"}, {"db_id": "b", "question": "second?"}])", "dev.json");
   std::vector<core::example> ex(2);
   ex[0].item = "0";
   ex[0].db_id = "a";
@@ -196,8 +199,9 @@ TEST_CASE("Spider questions come from dev.json by gold line, with the db_id chec
   CHECK(!core::spider_questions_next_to(dir.path() / "sub" / "gold.sql"));
 
   ex[1].db_id = "c";
-  CHECK(test::usage_error_of([&] { core::attach_spider_questions(ex, questions); })
-            .find("entry 1 is about db_id 'b' but gold line 2 is about 'c'") != std::string::npos);
+  CHECK(test::usage_error_of([&] {
+          core::attach_spider_questions(ex, questions);
+        }).find("entry 1 is about db_id 'b' but gold line 2 is about 'c'") != std::string::npos);
   ex[1].db_id = "b";
   ex.emplace_back();
   ex[2].item = "2";
