@@ -9,6 +9,7 @@
 #include "datasets/bird_files.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
+#include "datasets/spider_questions.hpp"
 #include "errors.hpp"
 #include "output/record_json.hpp"
 #include "runner/evaluation_runner.hpp"
@@ -32,6 +33,10 @@ struct eval_options {
   bool json = false;
   /// Evaluate every system on each of these backends (systems become SYSTEM@BACKEND).
   std::vector<std::string> backends;
+  /// Judges called on every example (names of [judges.NAME] or judge components).
+  std::vector<std::string> judges;
+  /// Spider's questions (dev.json), for the judges.
+  std::optional<std::string> questions;
   run_options run;
 };
 
@@ -69,6 +74,10 @@ std::vector<example> read_examples(const eval_options& o) {
     std::vector<example> ex;
     if (*o.benchmark == "spider") {
       ex = read_spider_files({*o.gold, file, *o.db_root, name, parse_prediction_tabs(o.pred_tabs)});
+      // The judges read the questions: from --questions, else dev.json next to the gold file.
+      std::optional<std::filesystem::path> questions = o.questions;
+      if (!questions && !o.judges.empty()) questions = spider_questions_next_to(*o.gold);
+      if (questions) attach_spider_questions(ex, *questions);
     } else {
       ex = read_bird_files({*o.gold, file, *o.db_root, name});
     }
@@ -96,6 +105,7 @@ int run_eval(const global_options& g, const eval_options& o) {
                            o.cache ? std::optional<std::filesystem::path>(*o.cache) : env->config().run.cache_dir);
   settings.techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
                                                    parse_penalize_choice(o.run.penalize), env->registry());
+  settings.judges = resolve_judges(env->config(), env->registry(), o.judges);
   settings.out_dir = std::filesystem::path(o.out);
   settings.jobs = o.jobs.value_or(env->config().run.jobs);
   settings.resume = o.resume;
@@ -124,6 +134,7 @@ int run_eval(const global_options& g, const eval_options& o) {
       const std::string by_difficulty = outcome.summary.difficulty_table(systems.front());
       if (!by_difficulty.empty()) std::cout << "\nby difficulty:\n" << by_difficulty;
     }
+    if (!outcome.summary.judge_groups().empty()) std::cout << "\njudges:\n" << outcome.summary.judges_table();
     const auto& s = outcome.stats;
     std::printf("\n%zu examples in %.2f s with %u workers: %llu gold and %llu predicted queries executed, %llu gold "
                 "from the cache, %llu answered from memory\nresults in %s, summary in %s, run in %s\n",
@@ -172,6 +183,12 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
   cmd->add_option("--backends", options->backends,
                   "evaluate on each of these backends, side by side (systems become SYSTEM@BACKEND)")
       ->delimiter(',');
+  cmd->add_option("--judges", options->judges,
+                  "judges called on every example: [judges.NAME] of sqlmorph.toml or judge components "
+                  "(records \"judge:NAME\", summary \"judges\")")
+      ->delimiter(',');
+  cmd->add_option("--questions", options->questions,
+                  "spider: the questions (dev.json) for the judges (default: dev.json next to --gold)");
   add_run_options(*cmd, options->run);
   cmd->callback([&g, &exit_code, options] { exit_code = run_eval(g, *options); });
 }

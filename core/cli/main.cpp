@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   register_plugins_command(app, global, exit_code);
   register_techniques_command(app, global, exit_code);
   register_run_command(app, global, exit_code);
+  register_judge_command(app, global, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -246,7 +246,8 @@ config load_config(const std::filesystem::path& file) {
               {"backends", [&](const toml::node& n, const std::string&) { c.backends = read_backends_table(file, n); }},
               {"databases", [&](const toml::node& n, const std::string&) { c.databases = read_databases_table(file, n); }},
               {"embedding", [&](const toml::node& n, const std::string&) { read_embedding_table(file, n, base, c.embedding); }},
-              {"embedders", [&](const toml::node& n, const std::string&) { read_embedders_table(file, n, c.embedding); }}});
+              {"embedders", [&](const toml::node& n, const std::string&) { read_embedders_table(file, n, c.embedding); }},
+              {"judges", [&](const toml::node& n, const std::string&) { c.judges = read_judges_table(file, n); }}});
   return c;
 }
 

@@ -10,6 +10,7 @@
 
 #include "config/backends_config.hpp"
 #include "config/embedding_config.hpp"
+#include "config/judges_config.hpp"
 #include "techniques/technique_spec.hpp"
 
 namespace sqlmorph::core {
@@ -59,6 +60,8 @@ struct config {
   std::vector<database_route> databases;
   /// [embedding] and [embedders.NAME]: the default embedder, named embedders, the embedding cache.
   embedding_config embedding;
+  /// Judges declared in [judges.NAME] tables, in file order.
+  std::vector<judge_config> judges;
   /// The file this came from (empty for built-in defaults).
   std::filesystem::path source;
 };

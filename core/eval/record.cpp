@@ -14,12 +14,13 @@ std::string_view example_status_name(example_status s) noexcept {
     case example_status::technique_error: return "technique_error";
     case example_status::script_error: return "script_error";
     case example_status::pred_missing: return "pred_missing";
+    case example_status::judge_error: return "judge_error";
   }
   return "";
 }
 
 bool parse_example_status(std::string_view name, example_status& out) noexcept {
-  for (int s = 0; s <= static_cast<int>(example_status::pred_missing); ++s) {
+  for (int s = 0; s < static_cast<int>(example_status_count); ++s) {
     if (example_status_name(static_cast<example_status>(s)) == name) {
       out = static_cast<example_status>(s);
       return true;

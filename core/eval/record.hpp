@@ -1,9 +1,11 @@
 #pragma once
 // One output line: an example scored by one technique variant.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <sqlmorph/match.hpp>
 
@@ -21,9 +23,30 @@ enum class example_status {
   technique_error,  ///< a component of the technique failed on this example
   script_error,     ///< a Lua hook of the technique failed on this example (message with file, line, traceback)
   pred_missing,     ///< the prediction file has no prediction for this example
+  judge_error,      ///< a judge could not decide (records of judges only; the message says why)
 };
 /// How many statuses there are (the last one's value + 1).
-constexpr std::size_t example_status_count = static_cast<std::size_t>(example_status::pred_missing) + 1;
+constexpr std::size_t example_status_count = static_cast<std::size_t>(example_status::judge_error) + 1;
+
+/// The technique name of a judge's records: "judge:" + the judge's name.
+inline constexpr std::string_view judge_technique_prefix = "judge:";
+inline bool is_judge_technique(std::string_view technique) noexcept {
+  return technique.substr(0, judge_technique_prefix.size()) == judge_technique_prefix;
+}
+
+/// What a judge said about an example (the records of technique "judge:NAME").
+struct judge_fields {
+  /// 1 or 0; empty when the judge could not decide.
+  std::optional<int> label;
+  /// 0–100; empty when the judge could not decide.
+  std::optional<double> confidence;
+  std::vector<int> votes;
+  std::vector<std::string> rationales;
+  std::uint64_t prompt_tokens = 0;
+  std::uint64_t completion_tokens = 0;
+  /// Wall time of the judge's call (the schema read excluded).
+  std::optional<double> judge_ms;
+};
 
 std::string_view example_status_name(example_status s) noexcept;
 /// The status named `name`; false for an unknown name.
@@ -42,6 +65,8 @@ struct record {
   std::string error;
   std::optional<double> gold_ms;
   std::optional<double> pred_ms;
+  /// Set on judge records only.
+  std::optional<judge_fields> judgement;
 };
 
 }  // namespace sqlmorph::core

@@ -1,6 +1,7 @@
 // The experiment API: sqlmorph.spider{...}, sqlmorph.cases{...}, sqlmorph.evaluate{...},
 // sqlmorph.format_table(header, rows), sqlmorph.write_file(path, text).
 
+#include <algorithm>
 #include <fstream>
 #include <new>
 
@@ -106,6 +107,63 @@ int cases(lua_State* L, lua_module_context&) {
   return 1;
 }
 
+// judges = "a,b" | { "name", sqlmorph.judges.NAME{...}, name = sqlmorph.judges.NAME{...} | "name", ... }
+std::vector<configured_judge> judges_field(lua_State* L, int table, lua_module_context& ctx) {
+  std::vector<configured_judge> out;
+  lua_getfield(L, table, "judges");
+  const int judges = lua_gettop(L);  // stack: ..., judges
+  bool single = false;  // one component object, not a list
+  if (lua_istable(L, judges) && lua_getmetatable(L, judges)) {
+    luaL_getmetatable(L, "sqlmorph.component");
+    single = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+  }
+  if (single) {
+    component_spec spec = lua_component_spec(L, judges, "judge", "sqlmorph.evaluate: judges", ctx);
+    std::string n = spec.name;
+    out.push_back(make_judge(*ctx.registry, std::move(n), std::move(spec), "script"));
+  } else if (lua_type(L, judges) == LUA_TSTRING) {
+    out = resolve_judges(*ctx.config, *ctx.registry, split_judge_list(lua_tostring(L, judges)));
+  } else if (lua_istable(L, judges)) {
+    const std::string origin = caller_origin(L);
+    const auto one = [&](int index, const std::optional<std::string>& name, const std::string& what) {
+      if (lua_type(L, index) == LUA_TSTRING) {
+        configured_judge j = resolve_judge(*ctx.config, *ctx.registry, lua_tostring(L, index));
+        if (name) j.name = *name;
+        out.push_back(std::move(j));
+      } else {
+        component_spec spec = lua_component_spec(L, index, "judge", what, ctx);
+        std::string n = name ? *name : spec.name;
+        out.push_back(make_judge(*ctx.registry, std::move(n), std::move(spec), origin.empty() ? "script" : origin));
+      }
+    };
+    const auto n = static_cast<int>(lua_rawlen(L, judges));
+    for (int i = 1; i <= n; ++i) {
+      lua_rawgeti(L, judges, i);
+      one(lua_gettop(L), std::nullopt, "sqlmorph.evaluate: judges[" + std::to_string(i) + "]");
+      lua_pop(L, 1);
+    }
+    // Named entries, in name order (a table's order is not the script's).
+    std::vector<std::string> names;
+    lua_pushnil(L);
+    while (lua_next(L, judges) != 0) {  // stack: ..., judges, key, value
+      if (lua_type(L, -2) == LUA_TSTRING) names.emplace_back(lua_tostring(L, -2));
+      lua_pop(L, 1);
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
+      lua_getfield(L, judges, name.c_str());
+      one(lua_gettop(L), name, "sqlmorph.evaluate: judges." + name);
+      lua_pop(L, 1);
+    }
+  } else if (!lua_isnil(L, judges)) {
+    throw usage_error("sqlmorph.evaluate: 'judges' must be \"a,b\" or a list of judge names and sqlmorph.judges.NAME{...}");
+  }
+  lua_pop(L, 1);
+  check_unique_judge_names(out);
+  return out;
+}
+
 void push_optional(lua_State* L, const std::optional<double>& v) {
   if (v) lua_pushnumber(L, *v);
   else lua_pushnil(L);
@@ -116,7 +174,7 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 //                    backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id = NAME },
 //                    backends = { NAME, ... } (each example on each, systems SYSTEM@NAME),
 //                    out = DIR, resume = bool, cache = DIR, progress = "none"|"auto"|"bar"|"lines",
-//                    on_script_error = "mark"|"abort" }
+//                    on_script_error = "mark"|"abort", judges = "a,b" | { NAME, sqlmorph.judges.X{...}, ... } }
 int evaluate(lua_State* L, lua_module_context& ctx) {
   luaL_checktype(L, 1, LUA_TTABLE);
   if (ctx.replay()) throw usage_error("sqlmorph.evaluate cannot run inside a technique script");
@@ -224,6 +282,7 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   if (!side_by_side.empty()) examples = examples_on_each_backend(examples, side_by_side);
   settings.routes = backend_routes::make(*ctx.config, *ctx.registry, routes, side_by_side);
   settings.techniques = ctx.catalog->assemble(techniques, parse_penalize_choice(penalize), *ctx.registry);
+  settings.judges = judges_field(L, 1, ctx);
   settings.on_script_error = parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(
       ctx.config->lua.on_error));
   if (const auto out = opt_string(L, 1, "out")) settings.out_dir = std::filesystem::path(*out);
@@ -272,6 +331,51 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
   }
   lua_setfield(L, -2, "rows");
+  // judges = { {system, judge, count, labelled, mean_label, mean_confidence, agreement, compared,
+  //             counts = {judge1_ex1, ...}, prompt_tokens, completion_tokens, statuses}, ... }
+  const auto& judged = outcome.summary.judge_groups();
+  lua_createtable(L, static_cast<int>(judged.size()), 0);
+  for (std::size_t i = 0; i < judged.size(); ++i) {
+    const run_summary::judge_group& g = judged[i];
+    lua_createtable(L, 0, 12);
+    lua_pushstring(L, g.system.c_str());
+    lua_setfield(L, -2, "system");
+    lua_pushstring(L, g.judge.c_str());
+    lua_setfield(L, -2, "judge");
+    lua_pushinteger(L, static_cast<lua_Integer>(g.count));
+    lua_setfield(L, -2, "count");
+    lua_pushinteger(L, static_cast<lua_Integer>(g.labelled));
+    lua_setfield(L, -2, "labelled");
+    push_optional(L, g.mean_label());
+    lua_setfield(L, -2, "mean_label");
+    push_optional(L, g.mean_confidence());
+    lua_setfield(L, -2, "mean_confidence");
+    if (outcome.summary.has_execution_accuracy()) {
+      push_optional(L, g.agreement());
+      lua_setfield(L, -2, "agreement");
+      lua_pushinteger(L, static_cast<lua_Integer>(g.compared()));
+      lua_setfield(L, -2, "compared");
+      lua_createtable(L, 0, 4);
+      const char* names[] = {"judge1_ex1", "judge1_ex0", "judge0_ex1", "judge0_ex0"};
+      for (std::size_t k = 0; k < 4; ++k) {
+        lua_pushinteger(L, static_cast<lua_Integer>(g.versus_ex[k]));
+        lua_setfield(L, -2, names[k]);
+      }
+      lua_setfield(L, -2, "counts");
+    }
+    lua_pushinteger(L, static_cast<lua_Integer>(g.prompt_tokens));
+    lua_setfield(L, -2, "prompt_tokens");
+    lua_pushinteger(L, static_cast<lua_Integer>(g.completion_tokens));
+    lua_setfield(L, -2, "completion_tokens");
+    lua_newtable(L);
+    for (const auto& [status, n] : g.statuses()) {
+      lua_pushinteger(L, static_cast<lua_Integer>(n));
+      lua_setfield(L, -2, status.c_str());
+    }
+    lua_setfield(L, -2, "statuses");
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  lua_setfield(L, -2, "judges");
   return 1;
 }
 

@@ -380,4 +380,9 @@ void add_technique_functions(lua_State* L, lua_module_context& ctx) {
   set_module_function(L, ctx, "scorer", &new_scorer);
 }
 
+component_spec lua_component_spec(lua_State* L, int index, const std::string& kind, const std::string& what,
+                                  lua_module_context& ctx) {
+  return spec_of(L, index, kind, what, ctx);
+}
+
 }  // namespace sqlmorph::core

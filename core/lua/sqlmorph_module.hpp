@@ -44,6 +44,11 @@ lua_module_context& module_context(lua_State* L);
 using module_function = int (*)(lua_State*, lua_module_context&);
 void set_module_function(lua_State* L, lua_module_context& ctx, const char* name, module_function fn);
 
+/// The component_spec of a component object (sqlmorph.judges.NAME{...}) or a name at `index`,
+/// which must be of `kind`; `what` names it in messages. Throws usage_error.
+component_spec lua_component_spec(lua_State* L, int index, const std::string& kind, const std::string& what,
+                                  lua_module_context& ctx);
+
 /// "file.lua:12" of the Lua code calling the current C function.
 std::string caller_origin(lua_State* L);
 

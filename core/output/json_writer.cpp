@@ -29,6 +29,17 @@ void json_writer::end_object() {
   first_in_container_ = false;
 }
 
+void json_writer::begin_array() {
+  separate();
+  out_ += '[';
+  first_in_container_ = true;
+}
+
+void json_writer::end_array() {
+  out_ += ']';
+  first_in_container_ = false;
+}
+
 void json_writer::key(std::string_view k) {
   separate();
   append_json_string(out_, k);

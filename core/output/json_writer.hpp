@@ -17,6 +17,8 @@ public:
 
   void begin_object();
   void end_object();
+  void begin_array();
+  void end_array();
   /// A member's key; the member's value follows.
   void key(std::string_view k);
 

@@ -60,6 +60,29 @@ void append_record_json(std::string& out, const record& r, bool with_example) {
   milliseconds(w, r.gold_ms);
   w.key("pred_ms");
   milliseconds(w, r.pred_ms);
+  if (r.judgement) {
+    const judge_fields& j = *r.judgement;
+    w.key("label");
+    if (j.label) w.integer(*j.label);
+    else w.null();
+    w.key("confidence");
+    if (j.confidence) w.real(*j.confidence);
+    else w.null();
+    w.key("votes");
+    w.begin_array();
+    for (const int v : j.votes) w.integer(v);
+    w.end_array();
+    w.key("rationales");
+    w.begin_array();
+    for (const std::string& t : j.rationales) w.string(t);
+    w.end_array();
+    w.key("prompt_tokens");
+    w.integer(static_cast<std::int64_t>(j.prompt_tokens));
+    w.key("completion_tokens");
+    w.integer(static_cast<std::int64_t>(j.completion_tokens));
+    w.key("judge_ms");
+    milliseconds(w, j.judge_ms);
+  }
   for (const auto& [name, value] : r.scores.extra) {
     w.key(name);
     struct visitor {
@@ -112,8 +135,25 @@ bool record_from_json(const nlohmann::json& j, record& out) {
     out.pred_ms = number("pred_ms");
     static const char* known[] = {"id", "db_id", "system", "difficulty", "technique", "penalize_extra_pred_cols", "status",
                                   "EX", "EXP", "EXR", "F1", "error", "gold_ms", "pred_ms"};
+    static const char* judge_known[] = {"label", "votes", "rationales", "confidence", "prompt_tokens",
+                                        "completion_tokens", "judge_ms"};
+    const bool judged = is_judge_technique(out.technique);
+    if (judged) {
+      judge_fields jf;
+      if (const auto it = j.find("label"); it != j.end() && it->is_number_integer()) jf.label = it->get<int>();
+      jf.confidence = number("confidence");
+      if (const auto it = j.find("votes"); it != j.end() && it->is_array()) jf.votes = it->get<std::vector<int>>();
+      if (const auto it = j.find("rationales"); it != j.end() && it->is_array()) {
+        jf.rationales = it->get<std::vector<std::string>>();
+      }
+      jf.prompt_tokens = static_cast<std::uint64_t>(number("prompt_tokens").value_or(0));
+      jf.completion_tokens = static_cast<std::uint64_t>(number("completion_tokens").value_or(0));
+      jf.judge_ms = number("judge_ms");
+      out.judgement = std::move(jf);
+    }
     for (const auto& [key, v] : j.items()) {
       if (std::find(std::begin(known), std::end(known), key) != std::end(known)) continue;
+      if (judged && std::find(std::begin(judge_known), std::end(judge_known), key) != std::end(judge_known)) continue;
       if (v.is_boolean()) out.scores.extra.push_back({key, v.get<bool>()});
       else if (v.is_number_integer()) out.scores.extra.push_back({key, v.get<std::int64_t>()});
       else if (v.is_number()) out.scores.extra.push_back({key, v.get<double>()});

@@ -98,7 +98,80 @@ run_summary::group& run_summary::indexed::at(const group_key& key, const record&
   return items[it->second];
 }
 
+namespace {
+const char* const agreement_names[4] = {"judge1_ex1", "judge1_ex0", "judge0_ex1", "judge0_ex0"};
+constexpr const char* ex_technique = "execution_accuracy";
+
+std::string example_key(const record& r) { return r.id + '\x1f' + r.system; }
+
+std::string format_share(const std::optional<double>& m, int decimals) {
+  if (!m) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, *m);
+  return buf;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::size_t>> run_summary::judge_group::statuses() const {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  for (std::size_t s = 0; s < status_counts.size(); ++s) {
+    if (status_counts[s] > 0) out.emplace_back(example_status_name(static_cast<example_status>(s)), status_counts[s]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::optional<double> run_summary::judge_group::mean_label() const {
+  if (labelled == 0) return std::nullopt;
+  return label_sum / static_cast<double>(labelled);
+}
+
+std::optional<double> run_summary::judge_group::mean_confidence() const {
+  if (labelled == 0) return std::nullopt;
+  return confidence_sum / static_cast<double>(labelled);
+}
+
+std::optional<double> run_summary::judge_group::agreement() const {
+  const std::size_t n = compared();
+  if (n == 0) return std::nullopt;
+  return static_cast<double>(versus_ex[0] + versus_ex[3]) / static_cast<double>(n);
+}
+
+void run_summary::add_judge(const record& r) {
+  const std::string name = r.technique.substr(judge_technique_prefix.size());
+  const std::uint64_t key = (static_cast<std::uint64_t>(id_of(r.system)) << 32) | id_of(r.technique);
+  auto [it, added] = judge_index_.try_emplace(key, judges_.size());
+  if (added) {
+    judge_group g;
+    g.system = r.system;
+    g.judge = name;
+    judges_.push_back(std::move(g));
+  }
+  judge_group& g = judges_[it->second];
+  ++g.count;
+  ++g.status_counts[static_cast<std::size_t>(r.status)];
+  if (!r.judgement) return;
+  const judge_fields& j = *r.judgement;
+  g.prompt_tokens += j.prompt_tokens;
+  g.completion_tokens += j.completion_tokens;
+  if (r.status != example_status::ok || !j.label) return;
+  ++g.labelled;
+  g.label_sum += *j.label;
+  g.confidence_sum += j.confidence.value_or(0.0);
+  // The example's EX record comes before its judges' records (same unit, techniques first).
+  const auto ex = ex_of_example_.find(example_key(r));
+  if (ex == ex_of_example_.end() || !ex->second) return;
+  const bool judge1 = *j.label == 1;
+  const bool ex1 = *ex->second >= 1.0;
+  ++g.versus_ex[(judge1 ? 0 : 2) + (ex1 ? 0 : 1)];
+}
+
 void run_summary::add(const record& r) {
+  if (is_judge_technique(r.technique)) return add_judge(r);
+  if (r.technique == ex_technique) {
+    saw_ex_ = true;
+    ex_of_example_[example_key(r)] = r.scores.ex;
+  }
   const std::uint32_t penalize = r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? 1 : 0) : 2;
   group_key key{id_of(r.system), id_of(r.technique), penalize, 0};
   groups_.at(key, r).add(r);
@@ -135,7 +208,67 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
   for (const group* g : by_difficulty) j["by_difficulty"].push_back(group_json(*g, "difficulty", g->difficulty));
   j["by_database"] = nlohmann::ordered_json::array();
   for (const group& g : by_database_.items) j["by_database"].push_back(group_json(g, "db_id", g.db_id));
+  j["judges"] = nlohmann::ordered_json::array();
+  for (const judge_group& g : judges_) {
+    nlohmann::ordered_json t;
+    const auto opt = [](const std::optional<double>& v) {
+      return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+    };
+    t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
+    t["judge"] = g.judge;
+    t["count"] = g.count;
+    t["labelled"] = g.labelled;
+    t["mean_label"] = opt(g.mean_label());
+    t["mean_confidence"] = opt(g.mean_confidence());
+    t["statuses"] = nlohmann::ordered_json::object();
+    for (const auto& [status, n] : g.statuses()) t["statuses"][status] = n;
+    t["prompt_tokens"] = g.prompt_tokens;
+    t["completion_tokens"] = g.completion_tokens;
+    if (saw_ex_) {
+      nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+      for (int k = 0; k < 4; ++k) counts[agreement_names[k]] = g.versus_ex[static_cast<std::size_t>(k)];
+      t["agreement_with_ex"] = {{"compared", g.compared()}, {"agreement", opt(g.agreement())}, {"counts", counts}};
+    } else {
+      t["agreement_with_ex"] = nullptr;
+    }
+    j["judges"].push_back(std::move(t));
+  }
   return j;
+}
+
+std::string run_summary::judges_table() const {
+  bool any_system = false;
+  for (const judge_group& g : judges_) any_system = any_system || !g.system.empty();
+  text_table table;
+  std::vector<std::string> header;
+  if (any_system) header.push_back("system");
+  for (const char* h : {"judge", "count", "label=1", "confidence", "agree EX", "1/1 1/0 0/1 0/0", "tokens", "statuses"}) {
+    header.emplace_back(h);
+  }
+  table.set_header(header);
+  const std::size_t first = any_system ? 2 : 1;
+  table.align_right({first, first + 1, first + 2, first + 3, first + 4, first + 5});
+  for (const judge_group& g : judges_) {
+    std::vector<std::string> row;
+    if (any_system) row.push_back(g.system);
+    row.push_back(g.judge);
+    row.push_back(std::to_string(g.count));
+    row.push_back(format_share(g.mean_label(), 4));
+    row.push_back(format_share(g.mean_confidence(), 1));
+    row.push_back(saw_ex_ ? format_share(g.agreement(), 4) : "-");
+    std::string counts = "-";
+    if (saw_ex_) {
+      counts.clear();
+      for (const std::size_t n : g.versus_ex) counts += (counts.empty() ? "" : " ") + std::to_string(n);
+    }
+    row.push_back(counts);
+    row.push_back(std::to_string(g.prompt_tokens) + "+" + std::to_string(g.completion_tokens));
+    std::string statuses;
+    for (const auto& [status, n] : g.statuses()) statuses += (statuses.empty() ? "" : " ") + status + "=" + std::to_string(n);
+    row.push_back(statuses);
+    table.add_row(std::move(row));
+  }
+  return table.render();
 }
 
 std::string run_summary::to_table() const {

@@ -40,13 +40,42 @@ public:
     void add(const record& r);
   };
 
+  /// What a judge said over a run, per system × judge (records "judge:NAME").
+  struct judge_group {
+    std::string system;
+    std::string judge;  ///< the name, without "judge:"
+    std::size_t count = 0;
+    std::array<std::size_t, example_status_count> status_counts{};
+    std::vector<std::pair<std::string, std::size_t>> statuses() const;
+    std::size_t labelled = 0;
+    double label_sum = 0;
+    double confidence_sum = 0;
+    std::uint64_t prompt_tokens = 0;
+    std::uint64_t completion_tokens = 0;
+    /// Agreement with execution_accuracy's EX of the same example: [judge 1, EX 1], [1, 0], [0, 1], [0, 0].
+    std::array<std::size_t, 4> versus_ex{};
+    std::size_t compared() const { return versus_ex[0] + versus_ex[1] + versus_ex[2] + versus_ex[3]; }
+    std::optional<double> mean_label() const;
+    std::optional<double> mean_confidence() const;
+    /// The share of compared examples where the label equals EX.
+    std::optional<double> agreement() const;
+  };
+
+  /// Per system × judge, in the order first seen.
+  const std::vector<judge_group>& judge_groups() const noexcept { return judges_; }
+  /// Whether the run's records include execution_accuracy (agreement with EX is null otherwise).
+  bool has_execution_accuracy() const noexcept { return saw_ex_; }
+  /// One row per system × judge: labels, confidence, agreement with EX, statuses, tokens.
+  std::string judges_table() const;
+
   /// Per system × technique variant, in the order first seen.
   const std::vector<group>& groups() const noexcept { return groups_.items; }
   const std::vector<group>& by_difficulty() const noexcept { return by_difficulty_.items; }
   const std::vector<group>& by_database() const noexcept { return by_database_.items; }
   std::vector<std::string> systems() const;
 
-  /// {"examples", "wall_seconds", "techniques": [...], "by_difficulty": [...], "by_database": [...]}.
+  /// {"examples", "wall_seconds", "techniques": [...], "by_difficulty": [...], "by_database": [...],
+  ///  "judges": [...]}.
   /// Means are over examples whose metric is not null (a missing database gives null metrics).
   nlohmann::ordered_json to_json(std::size_t examples, double wall_seconds) const;
 
@@ -70,7 +99,14 @@ private:
   };
   std::uint32_t id_of(const std::string& s);
 
+  void add_judge(const record& r);
+
   std::unordered_map<std::string, std::uint32_t> ids_;
+  std::vector<judge_group> judges_;
+  std::unordered_map<std::uint64_t, std::size_t> judge_index_;  // (system id, judge id) -> judges_
+  // EX of execution_accuracy per example (id and system), for the agreement of judges.
+  std::unordered_map<std::string, std::optional<double>> ex_of_example_;
+  bool saw_ex_ = false;
   indexed groups_;
   indexed by_difficulty_;
   indexed by_database_;

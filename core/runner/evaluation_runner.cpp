@@ -17,6 +17,7 @@
 #include "errors.hpp"
 #include "eval/example_evaluator.hpp"
 #include "output/record_json.hpp"
+#include "judges/judge_panel.hpp"
 #include "runner/gold_disk_cache.hpp"
 #include "runner/results_file.hpp"
 #include "runner/run_manifest.hpp"
@@ -83,6 +84,9 @@ std::string run_fingerprint(const std::vector<example>& examples, const evaluati
   add(limits_text(settings.gold_limits));
   add(limits_text(settings.pred_limits));
   for (const auto& t : settings.techniques) add(t->identity());
+  // What a judge reads of an example beyond the SQL (question, evidence) counts only when judges run,
+  // so runs without judges keep their fingerprints.
+  for (const auto& j : settings.judges) add(j.technique() + "\x1f" + j.identity);
   for (const example& ex : examples) {
     add(ex.id);
     add(ex.system);
@@ -93,6 +97,10 @@ std::string run_fingerprint(const std::vector<example>& examples, const evaluati
     add(ex.pred_backend);
     add(ex.pred_missing ? "missing" : "present");
     add(ex.item);
+    if (!settings.judges.empty()) {
+      add(ex.question);
+      add(ex.evidence);
+    }
   }
   return hex(a, b);
 }
@@ -101,6 +109,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   const auto start = std::chrono::steady_clock::now();
   const std::vector<work_unit> units = plan_work(examples);
   const auto& techniques = settings.techniques;
+  const auto& judges = settings.judges;
+  check_unique_judge_names(judges);
   const unsigned jobs = settings.jobs > 0 ? settings.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (settings.resume && !settings.out_dir) throw usage_error("--resume needs the output folder of the run to continue");
   if (!settings.routes) throw std::logic_error("run_evaluation: no backend routes");
@@ -150,6 +160,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
             for (const auto& t : techniques) {
               keys.push_back({examples[i].id, examples[i].system, t->name(), t->penalize_extra_pred_cols()});
             }
+            for (const auto& j : judges) keys.push_back({examples[i].id, examples[i].system, j.technique(), std::nullopt});
           }
           return keys;
         });
@@ -177,6 +188,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
                                  {"declared_at", t->spec().origin},
                                  {"components", t->identity()}});
     }
+    if (!judges.empty()) m["judges"] = describe_judges(judges);
     m["examples"] = examples.size();
     manifest->write("running");
   }
@@ -187,7 +199,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   std::size_t done_examples = 0;
   std::size_t error_examples = 0;
   const auto count_unit = [&](const std::vector<record>& records) {
-    const std::size_t per_example = techniques.empty() ? 1 : techniques.size();
+    const std::size_t per_example = std::max<std::size_t>(1, techniques.size() + judges.size());
     for (std::size_t i = 0; i < records.size(); i += per_example) {
       ++done_examples;
       bool failed = false;
@@ -206,6 +218,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   std::unique_ptr<gold_disk_cache> disk;
   if (settings.cache_dir) disk = std::make_unique<gold_disk_cache>(*settings.cache_dir);
   shared_query_cache shared(settings.memory_cache_bytes);
+  schema_cache schemas;
 
   // Workers take units in order, at most `window` ahead of the writer; the main thread writes.
   const std::size_t window = static_cast<std::size_t>(jobs) * 8;
@@ -223,6 +236,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     try {
       worker_queries queries(shared, disk.get(), settings.gold_limits, settings.pred_limits);
       example_evaluator evaluator(queries, techniques, settings.routes);
+      judge_panel panel(judges, settings.routes, schemas, settings.pred_limits);
       while (true) {
         std::size_t u;
         {
@@ -232,7 +246,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
           u = next_unit++;
         }
         std::uint64_t shared = 0;
-        std::vector<record> records = evaluate_unit(units[u], examples, evaluator, techniques, shared);
+        std::vector<record> records = evaluate_unit(units[u], examples, evaluator, techniques, shared,
+                                                     judges.empty() ? nullptr : &panel);
         shared_answers += shared;
         {
           std::lock_guard lock(mutex);

@@ -23,6 +23,7 @@
 
 #include "backends/backend_routes.hpp"
 #include "eval/example.hpp"
+#include "judges/judge_set.hpp"
 #include "output/run_summary.hpp"
 #include "runner/progress.hpp"
 #include "techniques/technique.hpp"
@@ -47,6 +48,8 @@ struct evaluation_settings {
   exec_limits gold_limits;
   exec_limits pred_limits;
   std::vector<std::shared_ptr<const technique>> techniques;
+  /// Judges called on every example after the techniques (records "judge:NAME").
+  std::vector<configured_judge> judges;
   /// Where results.jsonl, summary.json and run.json go; nothing is written when empty.
   std::optional<std::filesystem::path> out_dir;
   script_error_policy on_script_error = script_error_policy::mark;
@@ -89,7 +92,7 @@ struct evaluation_outcome {
 /// and --resume continues.
 evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings);
 
-/// A hash of everything the run computes: examples, techniques, limits, backend.
+/// A hash of everything the run computes: examples, techniques, judges, limits, backend.
 std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings);
 
 }  // namespace sqlmorph::core

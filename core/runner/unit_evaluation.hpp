@@ -11,6 +11,7 @@
 #include "eval/example.hpp"
 #include "eval/example_evaluator.hpp"
 #include "eval/record.hpp"
+#include "judges/judge_panel.hpp"
 #include "runner/work_plan.hpp"
 #include "techniques/technique.hpp"
 
@@ -19,10 +20,11 @@ namespace sqlmorph::core {
 /// The records of an example whose prediction file has nothing for it (status pred_missing).
 std::vector<record> missing_prediction(const example& ex, const std::vector<std::shared_ptr<const technique>>& techniques);
 
-/// The unit's records, example by example in the unit's order, techniques in `techniques` order.
+/// The unit's records, example by example in the unit's order, techniques in `techniques` order,
+/// then the judges' records (when `judges` is given) in their order.
 /// `shared_answers` counts the examples that got copies of an identical earlier answer's records.
 std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples, example_evaluator& evaluator,
                                   const std::vector<std::shared_ptr<const technique>>& techniques,
-                                  std::uint64_t& shared_answers);
+                                  std::uint64_t& shared_answers, judge_panel* judges = nullptr);
 
 }  // namespace sqlmorph::core
