@@ -11,9 +11,10 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # libcurl4-openssl-dev builds the OpenAI-compatible embedder and judge (nlohmann-json3-dev parses their JSON).
 # libpq-dev and unixodbc-dev build the PostgreSQL and ODBC backends; postgresql, odbc-postgresql and
 # libsqliteodbc are what the backend tests run against (a throwaway cluster, the two ODBC drivers).
+# sqlite3 (the shell) builds the empty BIRD databases of examples/judges/bird_judge.sh.
 DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev libboost-dev libtomlplusplus-dev \
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev \
-                libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc
+                libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3
 
 .PHONY: deps configure build run test test-asan bench clean
 

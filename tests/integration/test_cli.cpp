@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include "test_support.hpp"
 
@@ -225,6 +226,51 @@ TEST_CASE("a technique declared in sqlmorph.toml uses a plugin written against t
   CHECK(broken.exit_code == 2);
   CHECK(broken.err.find("technique 'broken' (sqlmorph.toml:1:1): unknown column_matcher 'no_such'") !=
         std::string::npos);
+}
+
+TEST_CASE("a semantic technique uses an embedder plugin written against the SDK alone") {
+  // examples/plugins/embedder_letters: vectors of letter counts, so a column renamed to an anagram
+  // of its name ("budget" -> "tegdub") has the same description vector as the gold column.
+  test::temp_dir dir;
+  write(dir.path() / "sqlmorph.toml",
+        "[plugins]\ndirs = [\"" + test::plugin_dir().string() + "\", \"" + (test::build_dir() / "examples/plugins").string() +
+            "\"]\n"
+            "[embedders.letters]\n"
+            "plugin = \"letter_counts\"\n"
+            "options = { fold_case = true }\n"
+            "[techniques.letters_column_and_exact_cell]\n"
+            "columns = { name = \"semantic\", embedder = \"letters\" }\n"
+            "rows = \"multiset\"\n"
+            "scorer = \"semantic_cells\"\n");
+  const auto listed = run_sqlmorph({"plugins"}, dir.path());
+  CHECK(listed.out.find("letter_counts") != std::string::npos);
+  const auto cache = dir.path() / "embeddings.sqlite";
+  const auto r = run_sqlmorph({"compare", "--db", demo_db().string(), "--gold", "SELECT name, budget FROM departments",
+                               "--pred", "SELECT budget AS tegdub, name AS eman FROM departments", "--techniques",
+                               "exact_column_and_exact_cell,letters_column_and_exact_cell", "--embedding-cache",
+                               cache.string(), "--json"},
+                              dir.path());
+  REQUIRE(r.exit_code == 0);
+  const json results = json::parse(r.out)["results"];
+  REQUIRE(results.size() == 2);
+  CHECK(results[0]["EXP"] == 0.0);  // no common name
+  CHECK(results[1]["technique"] == "letters_column_and_exact_cell");
+  CHECK(results[1]["status"] == "ok");
+  CHECK(results[1]["EXP"] == 1.0);  // eman ~ name, tegdub ~ budget: every cell matches in pair order
+  CHECK(results[1]["EXR"] == 1.0);
+  // The vectors came from the plugin, through the host's cache (keyed by the plugin's model_id).
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(cache.string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, "SELECT model, count(*) FROM embeddings GROUP BY model", -1, &st, nullptr) == SQLITE_OK);
+  std::map<std::string, int> per_model;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    per_model[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))] = sqlite3_column_int(st, 1);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  CHECK(per_model.size() == 1);
+  CHECK(per_model["letter-counts-v1-folded"] == 4);  // two gold and two predicted column descriptions
 }
 
 TEST_CASE("eval on Spider dev prediction files agrees with the reference, record by record") {

@@ -13,7 +13,7 @@
 namespace {
 
 class letter_counts final : public sqlmorph::embedder {
-public:
+ public:
   // Options arrive validated, with defaults filled in.
   explicit letter_counts(const sqlmorph::option_values& options) : fold_(options.get_bool("fold_case")) {}
 
@@ -22,7 +22,7 @@ public:
 
   std::size_t max_batch() const noexcept override { return 1024; }
 
-protected:
+ protected:
   // Called concurrently by several workers: no mutable state. One vector per text, in order.
   sqlmorph::embedding_outcome do_embed_(std::span<const std::string> texts) const override {
     sqlmorph::embedding_outcome out;
@@ -38,7 +38,7 @@ protected:
     return out;
   }
 
-private:
+ private:
   bool fold_;
 };
 
