@@ -154,20 +154,7 @@ int run_judge(const global_options& g, const judge_options& o) {
   }
 
   std::vector<record> verdicts;
-  for (const configured_judge& j : judges) {
-    const auto start = std::chrono::steady_clock::now();
-    judge_verdict v;
-    try {
-      v = j.instance->evaluate(request);
-    } catch (const std::exception& e) {
-      v = judge_verdict{};
-      v.ok = false;
-      v.error = std::string("the judge failed: ") + e.what();
-    }
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    verdicts.push_back(judge_record(ex, j, v, ms));
-  }
+  for (const configured_judge& j : judges) verdicts.push_back(ask_judge(ex, j, request));
 
   if (o.json) {
     nlohmann::ordered_json out;

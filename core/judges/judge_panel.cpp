@@ -44,6 +44,22 @@ record judge_record(const example& ex, const configured_judge& judge, const judg
   return r;
 }
 
+record ask_judge(const example& ex, const configured_judge& judge, const judge_request& request,
+                 const std::string& note) {
+  const auto start = std::chrono::steady_clock::now();
+  judge_verdict verdict;
+  try {
+    verdict = judge.instance->evaluate(request);
+  } catch (const std::exception& e) {
+    verdict = judge_verdict{};
+    verdict.ok = false;
+    verdict.error = std::string("the judge failed: ") + e.what();
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!verdict.ok) verdict.error += note;
+  return judge_record(ex, judge, verdict, ms);
+}
+
 std::vector<record> judges_missing_prediction(const example& ex,
                                               const std::vector<configured_judge>& judges) {
   std::vector<record> out;
@@ -115,21 +131,8 @@ std::vector<record> judge_panel::judge(const example& ex) {
     if (schema->ok) request.schema = schema->text;
   }
 
-  for (const configured_judge& j : judges_) {
-    const auto start = std::chrono::steady_clock::now();
-    judge_verdict verdict;
-    try {
-      verdict = j.instance->evaluate(request);
-    } catch (const std::exception& e) {
-      verdict = judge_verdict{};
-      verdict.ok = false;
-      verdict.error = std::string("the judge failed: ") + e.what();
-    }
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (!verdict.ok && conn == nullptr && !problem.empty()) verdict.error += " (database: " + problem + ")";
-    out.push_back(judge_record(ex, j, verdict, ms));
-  }
+  const std::string note = conn == nullptr && !problem.empty() ? " (database: " + problem + ")" : std::string();
+  for (const configured_judge& j : judges_) out.push_back(ask_judge(ex, j, request, note));
   return out;
 }
 

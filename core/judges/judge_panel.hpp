@@ -23,6 +23,12 @@ namespace sqlmorph::core {
 record judge_record(const example& ex, const configured_judge& judge, const judge_verdict& verdict,
                     double ms);
 
+/// Asks one judge about `request` and times it: the record of its verdict. A judge that throws
+/// gives a judge_error record ("the judge failed: ..."); `note`, when not empty, is appended to the
+/// error of a failed verdict (e.g. why the database was not available).
+record ask_judge(const example& ex, const configured_judge& judge, const judge_request& request,
+                 const std::string& note = {});
+
 /// The records of an example without a prediction (status pred_missing), one per judge.
 std::vector<record> judges_missing_prediction(const example& ex, const std::vector<configured_judge>& judges);
 

@@ -18,6 +18,8 @@ using nlohmann::json;
 
 namespace {
 
+using test::read_jsonl;
+
 std::filesystem::path demo_db() {
   return test::build_dir() / "examples" / "demo" / "demo.sqlite";
 }
@@ -38,15 +40,6 @@ std::filesystem::path write_config(const test::temp_dir& dir, const std::string&
                       << "[backends.pg]\nplugin = \"postgres\"\ntarget = \"host=" << host << " port=" << port
                       << " dbname={db_id} user=sqlmorph_reader\"\n";
   return file;
-}
-
-std::vector<json> read_jsonl(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::vector<json> out;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(json::parse(line));
-  }
-  return out;
 }
 
 // A checksum of every table of the demo database, as the superuser sees it.

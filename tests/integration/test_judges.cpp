@@ -17,21 +17,11 @@ using test::run_sqlmorph;
 
 namespace {
 
+using test::read_jsonl;
+using test::write_file;
+
 std::string config_arg() {
   return (test::source_dir() / "sqlmorph.toml").string();
-}
-
-void write(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream(file, std::ios::binary) << text;
-}
-
-std::vector<json> read_jsonl(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::vector<json> out;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(json::parse(line));
-  }
-  return out;
 }
 
 // A shop database and four cases whose EX and sql_correctness labels are known:
@@ -49,7 +39,7 @@ struct shop {
                         "INSERT INTO items VALUES (1, 'apple', 1.5), (2, 'pear', 2.5), (3, 'plum', 0.5);");
     test::create_sqlite(dir.path() / "depot.sqlite",
                         "CREATE TABLE stock(item TEXT, qty INTEGER); INSERT INTO stock VALUES ('apple', 3);");
-    write(
+    write_file(
         cases,
         R"({"id": "good", "db": "shop.sqlite", "db_id": "shop", "question": "Names of all items?", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items"}
 {"id": "fewer", "db": "shop.sqlite", "db_id": "shop", "question": "Names of all items?", "evidence": "all = every row", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items WHERE price > 1"}
@@ -132,7 +122,7 @@ TEST_CASE("sqlmorph judge: --db-id with --db-root, --schema-from, a judge_error 
 
   // A schema file, no database: sql_correctness cannot decide; the command still succeeds.
   const auto ddl = s.dir.path() / "schema.sql";
-  write(ddl, "CREATE TABLE items(id INTEGER, name TEXT);\n");
+  write_file(ddl, "CREATE TABLE items(id INTEGER, name TEXT);\n");
   const auto no_db = run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql", "SELECT 1",
                                    "--schema", ddl.string(), "--json"});
   CAPTURE(no_db.err);
@@ -239,7 +229,7 @@ TEST_CASE("eval --judges sql_correctness: judge lines in results.jsonl, agreemen
 TEST_CASE("eval --judges without execution_accuracy: agreement is null, [judges.NAME] from sqlmorph.toml") {
   shop s;
   const auto config = s.dir.path() / "sqlmorph.toml";
-  write(config, "[judges.binds]\nplugin = \"sql_correctness\"\noptions = { timeout = 3.0 }\n");
+  write_file(config, "[judges.binds]\nplugin = \"sql_correctness\"\noptions = { timeout = 3.0 }\n");
   const auto out = s.dir.path() / "out";
   const auto r =
       run_sqlmorph({"--config", config.string(), "eval", "--cases", s.cases.string(), "--techniques",
@@ -287,7 +277,7 @@ TEST_CASE("eval --judges --resume after a partial results file: no judge line is
     std::ifstream in(out / "results.jsonl");
     std::string text, line;
     for (int i = 0; i < 5 && std::getline(in, line); ++i) text += line + "\n";
-    write(out / "results.jsonl", text);
+    write_file(out / "results.jsonl", text);
   }
   std::vector<std::string> resume = command;
   resume.push_back("--resume");
@@ -320,7 +310,7 @@ TEST_CASE("eval --judges --resume after a partial results file: no judge line is
 TEST_CASE("sqlmorph run: judges = {...} in a Lua experiment") {
   shop s;
   const auto script = s.dir.path() / "judged.lua";
-  write(script, R"(
+  write_file(script, R"(
 local cases, out = ...
 local examples = sqlmorph.cases{ file = cases, system = "lua-system" }
 local result = sqlmorph.evaluate{ examples = examples, techniques = {"execution_accuracy"}, out = out,
@@ -346,9 +336,10 @@ end
   REQUIRE(run["judges"].size() == 2);
   CHECK(run["judges"][1]["options"]["timeout"] == 2);
 
-  write(script,
-        "sqlmorph.evaluate{ examples = sqlmorph.cases{ file = ... }, judges = { sqlmorph.normalizers.trim{} "
-        "} }\n");
+  write_file(
+      script,
+      "sqlmorph.evaluate{ examples = sqlmorph.cases{ file = ... }, judges = { sqlmorph.normalizers.trim{} "
+      "} }\n");
   const auto wrong = run_sqlmorph({"--config", config_arg(), "run", script.string(), s.cases.string()});
   CHECK(wrong.exit_code == 1);
   CHECK(wrong.err.find("judges[1] must be a judge") != std::string::npos);
@@ -359,10 +350,10 @@ TEST_CASE("Spider: the judges read the questions of dev.json next to the gold fi
   std::filesystem::create_directories(dir.path() / "db" / "shop");
   test::create_sqlite(dir.path() / "db" / "shop" / "shop.sqlite",
                       "CREATE TABLE items(id INTEGER, name TEXT); INSERT INTO items VALUES (1, 'apple');");
-  write(dir.path() / "gold.sql", "SELECT name FROM items\tshop\nSELECT id FROM items\tshop\n");
-  write(dir.path() / "pred.sql", "SELECT name FROM items\nSELECT idd FROM items\n");
-  write(dir.path() / "dev.json",
-        R"([{"db_id": "shop", "question": "Item names?"}, {"db_id": "shop", "question": "Item ids?"}])");
+  write_file(dir.path() / "gold.sql", "SELECT name FROM items\tshop\nSELECT id FROM items\tshop\n");
+  write_file(dir.path() / "pred.sql", "SELECT name FROM items\nSELECT idd FROM items\n");
+  write_file(dir.path() / "dev.json",
+             R"([{"db_id": "shop", "question": "Item names?"}, {"db_id": "shop", "question": "Item ids?"}])");
   const auto out = dir.path() / "out";
   const auto r =
       run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold",
@@ -376,7 +367,7 @@ TEST_CASE("Spider: the judges read the questions of dev.json next to the gold fi
   CHECK(results[1]["label"] == 1);
   CHECK(results[3]["label"] == 0);
 
-  write(dir.path() / "other.json", R"([{"db_id": "elsewhere", "question": "?"}])");
+  write_file(dir.path() / "other.json", R"([{"db_id": "elsewhere", "question": "?"}])");
   const auto mismatch = run_sqlmorph(
       {"--config", config_arg(), "eval", "--benchmark", "spider", "--gold",
        (dir.path() / "gold.sql").string(), "--pred", (dir.path() / "pred.sql").string(), "--db-root",

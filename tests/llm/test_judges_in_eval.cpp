@@ -19,18 +19,8 @@ namespace replies = test::openai_replies;
 
 namespace {
 
-void write(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream(file, std::ios::binary) << text;
-}
-
-std::vector<json> read_jsonl(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::vector<json> out;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(json::parse(line));
-  }
-  return out;
-}
+using test::read_jsonl;
+using test::write_file;
 
 std::string prompt_of(const test::recorded_request& r) {
   return json::parse(r.body)["messages"][0]["content"].get<std::string>();
@@ -53,16 +43,16 @@ TEST_CASE("eval --judges with sql_adherence on the fake server: votes, confidenc
   test::create_sqlite(
       dir.path() / "shop.sqlite",
       "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO items VALUES (1, 'apple');");
-  write(
+  write_file(
       dir.path() / "cases.jsonl",
       R"({"id": "a", "db": "shop.sqlite", "question": "Names of the items?", "evidence": "items = things sold", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items"}
 {"id": "b", "db": "shop.sqlite", "question": "BROKEN question", "gold": "SELECT name FROM items", "pred": "SELECT id FROM items"}
 {"id": "c", "db": "shop.sqlite", "question": "Ids of the items?", "gold": "SELECT id FROM items", "pred": "SELECT id FROM items"}
 )");
-  write(dir.path() / "sqlmorph.toml",
-        "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
-            "\", api_key_env = \"\", votes = 3, malformed_retries = 1, "
-            "retry_base_delay = 0.01, timeout = 5.0 }\n");
+  write_file(dir.path() / "sqlmorph.toml",
+             "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
+                 "\", api_key_env = \"\", votes = 3, malformed_retries = 1, "
+                 "retry_base_delay = 0.01, timeout = 5.0 }\n");
   const auto out = dir.path() / "out";
   const auto r =
       test::run_sqlmorph({"--config", (dir.path() / "sqlmorph.toml").string(), "eval", "--cases",
@@ -128,9 +118,9 @@ TEST_CASE("sqlmorph judge with sql_adherence and sql_correctness side by side") 
   fake_openai_server server(&answer);
   test::temp_dir dir;
   test::create_sqlite(dir.path() / "shop.sqlite", "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);");
-  write(dir.path() / "sqlmorph.toml",
-        "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
-            "\", api_key_env = \"\", votes = 2 }\n");
+  write_file(dir.path() / "sqlmorph.toml",
+             "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
+                 "\", api_key_env = \"\", votes = 2 }\n");
   const auto r = test::run_sqlmorph(
       {"--config", (dir.path() / "sqlmorph.toml").string(), "judge", "--question", "Names of the items?",
        "--sql", "SELECT name FROM items", "--hints", "a hint", "--schema-from",

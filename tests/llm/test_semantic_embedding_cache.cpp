@@ -20,19 +20,8 @@ using test::scripted_reply;
 
 namespace {
 
-void write(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream(file, std::ios::binary) << text;
-}
-
-std::vector<json> read_jsonl(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::vector<json> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty()) out.push_back(json::parse(line));
-  }
-  return out;
-}
+using test::read_jsonl;
+using test::write_file;
 
 // Every text the server was asked to embed, request by request.
 std::vector<std::vector<std::string>> inputs_of(const fake_openai_server& server) {
@@ -73,25 +62,26 @@ struct semantic_setup {
                         "INSERT INTO staff VALUES ('Alice', 'eng', 100000), ('Bob', 'eng', 80000),"
                         " ('Carol', 'ops', 70000), ('Dan', 'ops', 70000), ('Eve', 'eng', 90000);");
     config = dir.path() / "sqlmorph.toml";
-    write(config,
-          "[embedding]\nembedder = \"remote\"\n"
-          "[embedders.remote]\nplugin = \"openai\"\n"
-          "options = { base_url = \"" +
-              server.base_url() +
-              "\", api_key_env = \"\", model = \"fake-embed\", "
-              "max_batch = " +
-              std::to_string(max_batch) + ", timeout = 10.0 }\n");
+    write_file(config,
+               "[embedding]\nembedder = \"remote\"\n"
+               "[embedders.remote]\nplugin = \"openai\"\n"
+               "options = { base_url = \"" +
+                   server.base_url() +
+                   "\", api_key_env = \"\", model = \"fake-embed\", "
+                   "max_batch = " +
+                   std::to_string(max_batch) + ", timeout = 10.0 }\n");
     cases = dir.path() / "cases.jsonl";
     const std::string d = db.string();
-    write(cases, "{\"id\": \"renamed\", \"db\": \"" + d +
-                     "\", \"gold\": \"SELECT name, salary FROM staff\", "
-                     "\"pred\": \"SELECT salary AS pay, name AS employee FROM staff\"}\n"
-                     "{\"id\": \"subset\", \"db\": \"" +
-                     d +
-                     "\", \"gold\": \"SELECT name FROM staff WHERE dept = 'eng'\", "
-                     "\"pred\": \"SELECT name, dept FROM staff\"}\n"
-                     "{\"id\": \"same\", \"db\": \"" +
-                     d + "\", \"gold\": \"SELECT dept FROM staff\", \"pred\": \"SELECT dept FROM staff\"}\n");
+    write_file(cases,
+               "{\"id\": \"renamed\", \"db\": \"" + d +
+                   "\", \"gold\": \"SELECT name, salary FROM staff\", "
+                   "\"pred\": \"SELECT salary AS pay, name AS employee FROM staff\"}\n"
+                   "{\"id\": \"subset\", \"db\": \"" +
+                   d +
+                   "\", \"gold\": \"SELECT name FROM staff WHERE dept = 'eng'\", "
+                   "\"pred\": \"SELECT name, dept FROM staff\"}\n"
+                   "{\"id\": \"same\", \"db\": \"" +
+                   d + "\", \"gold\": \"SELECT dept FROM staff\", \"pred\": \"SELECT dept FROM staff\"}\n");
     cache = dir.path() / "cache" / "embeddings.sqlite";
   }
 
@@ -167,9 +157,9 @@ TEST_CASE(
   const semantic_setup s(server, 3);
   // One example, one technique: the unified rows of gold and prediction are embedded in one call.
   // Gold: 5 rows of dept → 'eng' x3, 'ops' x2; prediction the same with names: 5 distinct strings.
-  write(s.cases,
-        "{\"id\": \"rows\", \"db\": \"" + (s.dir.path() / "staff.sqlite").string() +
-            "\", \"gold\": \"SELECT dept FROM staff\", \"pred\": \"SELECT dept, name FROM staff\"}\n");
+  write_file(s.cases,
+             "{\"id\": \"rows\", \"db\": \"" + (s.dir.path() / "staff.sqlite").string() +
+                 "\", \"gold\": \"SELECT dept FROM staff\", \"pred\": \"SELECT dept, name FROM staff\"}\n");
   const auto r = s.eval(s.dir.path() / "out", "unified_column_and_semantic_row", {"--no-embedding-cache"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   // Texts: "eng" x3 and "ops" x2 ("dept | N/A" strings), plus 5 distinct "dept | name" strings → 7 distinct.

@@ -19,11 +19,21 @@
 
 namespace sqlmorph::test {
 
-std::filesystem::path source_dir() { return SQLMORPH_TEST_SOURCE_DIR; }
-std::filesystem::path build_dir() { return SQLMORPH_TEST_BUILD_DIR; }
-std::filesystem::path plugin_dir() { return SQLMORPH_TEST_PLUGIN_DIR; }
-std::filesystem::path bad_plugin_dir() { return SQLMORPH_TEST_BAD_PLUGIN_DIR; }
-std::filesystem::path sqlmorph_binary() { return SQLMORPH_TEST_BINARY; }
+std::filesystem::path source_dir() {
+  return SQLMORPH_TEST_SOURCE_DIR;
+}
+std::filesystem::path build_dir() {
+  return SQLMORPH_TEST_BUILD_DIR;
+}
+std::filesystem::path plugin_dir() {
+  return SQLMORPH_TEST_PLUGIN_DIR;
+}
+std::filesystem::path bad_plugin_dir() {
+  return SQLMORPH_TEST_BAD_PLUGIN_DIR;
+}
+std::filesystem::path sqlmorph_binary() {
+  return SQLMORPH_TEST_BINARY;
+}
 
 std::optional<std::filesystem::path> shared_dir() {
   std::error_code ec;
@@ -36,9 +46,11 @@ bool skip_without_shared(const char* what) {
   if (shared_dir()) return false;
   const char* require = std::getenv("SQLMORPH_REQUIRE_SHARED");
   if (require != nullptr && std::string(require) == "1") {
-    throw std::runtime_error(std::string("../shared is required (SQLMORPH_REQUIRE_SHARED=1) but missing for: ") + what);
+    throw std::runtime_error(
+        std::string("../shared is required (SQLMORPH_REQUIRE_SHARED=1) but missing for: ") + what);
   }
-  std::cerr << "SQLMORPH-SKIP: " << what << ": ../shared (benchmarks and parity fixtures) is not next to the checkout\n";
+  std::cerr << "SQLMORPH-SKIP: " << what
+            << ": ../shared (benchmarks and parity fixtures) is not next to the checkout\n";
   return true;
 }
 
@@ -135,7 +147,8 @@ temp_dir::~temp_dir() {
 
 void create_sqlite(const std::filesystem::path& file, const std::string& sql) {
   sqlite3* db = nullptr;
-  if (sqlite3_open(file.c_str(), &db) != SQLITE_OK) throw std::runtime_error("cannot create " + file.string());
+  if (sqlite3_open(file.c_str(), &db) != SQLITE_OK)
+    throw std::runtime_error("cannot create " + file.string());
   char* err = nullptr;
   const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
   const std::string message = err ? err : "";
@@ -151,9 +164,23 @@ std::string file_bytes(const std::filesystem::path& file) {
   return s.str();
 }
 
+void write_file(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file, std::ios::binary) << text;
+}
+
+std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<nlohmann::json> out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+  }
+  return out;
+}
+
 namespace {
-int spawn(const std::filesystem::path& binary, const std::vector<std::string>& args, const std::filesystem::path& cwd,
-          const std::filesystem::path& out_file, const std::filesystem::path& err_file) {
+int spawn(const std::filesystem::path& binary, const std::vector<std::string>& args,
+          const std::filesystem::path& cwd, const std::filesystem::path& out_file,
+          const std::filesystem::path& err_file) {
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = ::fork();
@@ -246,9 +273,11 @@ const postgres_server& postgres() {
     const auto state = build_dir() / "test-servers" / "postgres.env";
     std::ifstream in(state);
     if (!in) {
-      throw std::runtime_error("the test PostgreSQL server is not running (" + state.string() +
-                               " is missing): run the tests through ctest, whose fixture 'servers: start postgres' "
-                               "starts it, or run tests/servers/postgres.sh start " + state.string());
+      throw std::runtime_error(
+          "the test PostgreSQL server is not running (" + state.string() +
+          " is missing): run the tests through ctest, whose fixture 'servers: start postgres' "
+          "starts it, or run tests/servers/postgres.sh start " +
+          state.string());
     }
     postgres_server s;
     for (std::string line; std::getline(in, line);) {
@@ -292,16 +321,18 @@ std::string pg_value(const std::string& dbname, const std::string& sql) {
 
 void pg_recreate_database(const std::string& dbname) {
   pg_exec("postgres", "DROP DATABASE IF EXISTS \"" + dbname + "\" WITH (FORCE)");
-  pg_exec("postgres", "CREATE DATABASE \"" + dbname + "\" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'");
+  pg_exec("postgres", "CREATE DATABASE \"" + dbname +
+                          "\" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'");
 }
 
 void pg_grant_reader(const std::string& dbname) {
   pg_exec("postgres",
           "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'sqlmorph_reader') THEN "
           "CREATE ROLE sqlmorph_reader LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE; END IF; END $$");
-  pg_exec(dbname, "GRANT USAGE ON SCHEMA public TO sqlmorph_reader; "
-                  "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sqlmorph_reader; "
-                  "REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+  pg_exec(dbname,
+          "GRANT USAGE ON SCHEMA public TO sqlmorph_reader; "
+          "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sqlmorph_reader; "
+          "REVOKE CREATE ON SCHEMA public FROM PUBLIC");
 }
 
 void use_test_odbc_config() {

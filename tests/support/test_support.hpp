@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <sqlmorph/result.hpp>
 
 #include "backends/backend_routes.hpp"
@@ -38,7 +39,8 @@ const core::technique_catalog& builtin_catalog();
 /// Every query on the SQLite backend (database files), as a run without [backends] does.
 std::shared_ptr<const core::backend_routes> sqlite_routes();
 /// One assembled technique variant.
-std::shared_ptr<const core::technique> technique(const std::string& name, std::optional<bool> penalize = std::nullopt);
+std::shared_ptr<const core::technique> technique(const std::string& name,
+                                                 std::optional<bool> penalize = std::nullopt);
 
 /// A cell written in a test: null, integer, real, text, or blob.
 struct blob {
@@ -61,22 +63,28 @@ std::string usage_error_of(F&& f) {
 
 /// A directory removed (with its contents) when the object goes away.
 class temp_dir {
-public:
+ public:
   temp_dir();
   ~temp_dir();
   temp_dir(const temp_dir&) = delete;
   temp_dir& operator=(const temp_dir&) = delete;
   const std::filesystem::path& path() const noexcept { return path_; }
 
-private:
+ private:
   std::filesystem::path path_;
 };
 
 /// Creates a SQLite database file by executing `sql` (several statements allowed).
 void create_sqlite(const std::filesystem::path& file, const std::string& sql);
 
-/// SHA-256-free but collision-safe enough byte comparison helper: the file's bytes.
+/// The file's bytes (for byte-for-byte comparisons).
 std::string file_bytes(const std::filesystem::path& file);
+
+/// Writes `text` to `file` (binary, replacing it).
+void write_file(const std::filesystem::path& file, const std::string& text);
+
+/// One JSON value per non-empty line (results.jsonl, cases files).
+std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& file);
 
 /// The throwaway PostgreSQL cluster the test fixture started (tests/servers/postgres.sh): where
 /// its socket is and who its superuser is. Throws with a clear message when it is not running.
