@@ -43,7 +43,7 @@ build: configure
 run: build
 	./$(BUILD_DIR)/sqlmorph --config sqlmorph.toml eval \
 	  --cases examples/demo/cases.jsonl --db-root $(BUILD_DIR)/examples/demo \
-	  --penalize-extra-pred-cols both --timeout 2 --max-rows 10000 \
+	  --penalize-extra-pred-cols both --timeout 2 --max-rows 10000 --judges sql_correctness \
 	  --out $(BUILD_DIR)/demo-results
 
 test: build
