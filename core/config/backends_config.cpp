@@ -45,14 +45,7 @@ std::vector<backend_config> read_backends_table(const std::filesystem::path& fil
                      throw usage_error(at + ": " + problem);
                    }
                  }},
-                {"options", [&](const toml::node& v, const std::string& at) {
-                   const toml::table* ot = v.as_table();
-                   if (ot == nullptr) throw usage_error(at + ": 'options' must be a table of option = value");
-                   for (auto&& [ok, ov] : *ot) {
-                     const std::string name(ok.str());
-                     b.options[name] = toml_reading::option_value_of(ov, where(file, ov.source()), name);
-                   }
-                 }}});
+                {"options", [&](const toml::node& v, const std::string& at) { b.options = toml_reading::options_of(file, v, at); }}});
     declared.emplace_back(value.source().begin.line, std::move(b));
   }
   // toml++ keeps keys sorted; keep the file's order for messages and run.json.

@@ -59,12 +59,7 @@ void read_embedders_table(const std::filesystem::path& file, const toml::node& n
                {{"plugin", [&](const toml::node& v,
                                const std::string& at) { e.component = string_of(v, at, "plugin"); }},
                 {"options", [&](const toml::node& v, const std::string& at) {
-                   const toml::table* ot = v.as_table();
-                   if (ot == nullptr) throw usage_error(at + ": 'options' must be a table of option = value");
-                   for (auto&& [ok, ov] : *ot) {
-                     const std::string name(ok.str());
-                     e.options[name] = toml_reading::option_value_of(ov, where(file, ov.source()), name);
-                   }
+                   e.options = toml_reading::options_of(file, v, at);
                  }}});
     declared.emplace_back(value.source().begin.line, std::move(e));
   }

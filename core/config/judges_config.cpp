@@ -35,12 +35,7 @@ std::vector<judge_config> read_judges_table(const std::filesystem::path& file, c
                    if (j.component.empty()) throw usage_error(at + ": 'plugin' must name a judge component");
                  }},
                 {"options", [&](const toml::node& v, const std::string& at) {
-                   const toml::table* ot = v.as_table();
-                   if (ot == nullptr) throw usage_error(at + ": 'options' must be a table of option = value");
-                   for (auto&& [ok, ov] : *ot) {
-                     const std::string name(ok.str());
-                     j.options[name] = toml_reading::option_value_of(ov, where(file, ov.source()), name);
-                   }
+                   j.options = toml_reading::options_of(file, v, at);
                  }}});
     declared.emplace_back(value.source().begin.line, std::move(j));
   }

@@ -36,4 +36,16 @@ spec_value option_value_of(const toml::node& n, const std::string& at, const std
   throw usage_error(at + ": option '" + key + "' must be a bool, number or string");
 }
 
+std::map<std::string, spec_value, std::less<>> options_of(const std::filesystem::path& file,
+                                                          const toml::node& n, const std::string& at) {
+  const toml::table* table = n.as_table();
+  if (table == nullptr) throw usage_error(at + ": 'options' must be a table of option = value");
+  std::map<std::string, spec_value, std::less<>> out;
+  for (auto&& [key, value] : *table) {
+    const std::string name(key.str());
+    out[name] = option_value_of(value, where(file, value.source()), name);
+  }
+  return out;
+}
+
 }  // namespace sqlmorph::core::toml_reading

@@ -27,4 +27,10 @@ std::string string_of(const toml::node& n, const std::string& at, const std::str
 /// A component option value: bool, integer, float or string.
 spec_value option_value_of(const toml::node& n, const std::string& at, const std::string& key);
 
+/// The `options = { name = value, ... }` of a component table ([backends.X], [judges.X],
+/// [embedders.X]): each value as option_value_of reads it, or a usage_error at `at` when `n` is
+/// not a table.
+std::map<std::string, spec_value, std::less<>> options_of(const std::filesystem::path& file,
+                                                          const toml::node& n, const std::string& at);
+
 }  // namespace sqlmorph::core::toml_reading
