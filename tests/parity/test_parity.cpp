@@ -207,6 +207,14 @@ TEST_CASE("reference divergences behave as documented") {
   std::string line;
   std::size_t verified = 0;
   std::size_t pending = 0;
+  // Our record of one technique variant (the last one with that name and penalize value), or null.
+  const auto record_of = [](const std::vector<core::record>& records, const std::string& name, bool penalize) {
+    const core::record* found = nullptr;
+    for (const core::record& x : records) {
+      if (x.technique == name && x.penalize_extra_pred_cols == penalize) found = &x;
+    }
+    return found;
+  };
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     const json d = json::parse(line);
@@ -231,10 +239,7 @@ TEST_CASE("reference divergences behave as documented") {
       // The reference crashes reusing a predicted row; ours uses each row once and scores normally.
       REQUIRE(d["ours"].get<std::string>().find("matched at most once") != std::string::npos);
       const bool penalize = d["penalize_extra_pred_cols"].get<bool>();
-      const core::record* r = nullptr;
-      for (const core::record& x : ours) {
-        if (x.technique == technique && x.penalize_extra_pred_cols == penalize) r = &x;
-      }
+      const core::record* r = record_of(ours, technique, penalize);
       REQUIRE(r != nullptr);
       CHECK(r->status == core::example_status::ok);
       const auto gold = engine->connect(c.ex.db).conn->execute(c.ex.gold, {});
@@ -250,10 +255,7 @@ TEST_CASE("reference divergences behave as documented") {
       // duplicates are renamed apart (same values, so same descriptions up to the name).
       REQUIRE(d["ours"].get<std::string>().find("duplicate column names are allowed") != std::string::npos);
       const bool penalize = d["penalize_extra_pred_cols"].get<bool>();
-      const core::record* r = nullptr;
-      for (const core::record& x : ours) {
-        if (x.technique == technique && x.penalize_extra_pred_cols == penalize) r = &x;
-      }
+      const core::record* r = record_of(ours, technique, penalize);
       REQUIRE(r != nullptr);
       CHECK(r->status == core::example_status::ok);
       REQUIRE(r->scores.ex);
