@@ -1,7 +1,8 @@
 # The two set-up commands of the README:
 #   make run    install what is missing, build, evaluate the bundled demo
 #   make test   install what is missing, build, run the whole test suite
-# Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make clean.
+# Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make format,
+# make check-format, make clean.
 
 PRESET ?= default
 BUILD_DIR := $(if $(filter asan,$(PRESET)),build-asan,build)
@@ -12,11 +13,12 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # libpq-dev and unixodbc-dev build the PostgreSQL and ODBC backends; postgresql, odbc-postgresql and
 # libsqliteodbc are what the backend tests run against (a throwaway cluster, the two ODBC drivers).
 # sqlite3 (the shell) builds the empty BIRD databases of examples/judges/bird_judge.sh.
+# clang-format checks the formatting in CI (make check-format).
 DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev libboost-dev libtomlplusplus-dev \
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev \
-                libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3
+                libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3 clang-format
 
-.PHONY: deps configure build run test test-asan bench clean
+.PHONY: deps configure build run test test-asan bench format check-format clean
 
 deps:
 	@missing=""; \
@@ -59,6 +61,12 @@ bench: build
 	./$(BUILD_DIR)/bench/many_systems_bench
 	./$(BUILD_DIR)/bench/parallel_bench
 	./$(BUILD_DIR)/bench/memory_bench
+
+format:
+	git ls-files '*.cpp' '*.hpp' '*.h' | xargs clang-format -i
+
+check-format: deps
+	tools/check_format.sh
 
 clean:
 	rm -rf build build-asan

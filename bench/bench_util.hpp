@@ -35,8 +35,8 @@ inline timing measure(int runs, const std::function<void()>& f, bool warmup = tr
 
 inline std::string format(const timing& t) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "min %10.3f ms  median %10.3f ms  max %10.3f ms  (%d runs)", t.min_ms, t.median_ms,
-                t.max_ms, t.runs);
+  std::snprintf(buf, sizeof buf, "min %10.3f ms  median %10.3f ms  max %10.3f ms  (%d runs)", t.min_ms,
+                t.median_ms, t.max_ms, t.runs);
   return buf;
 }
 

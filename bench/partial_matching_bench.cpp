@@ -12,8 +12,8 @@
 #include <spdlog/spdlog.h>
 
 #include "bench_util.hpp"
-#include "plugins/component_registry.hpp"
 #include "builtin_reference_techniques.hpp"
+#include "plugins/component_registry.hpp"
 #include "reference_oracles.hpp"
 #include "techniques/technique_catalog.hpp"
 
@@ -50,7 +50,8 @@ void low_cardinality(std::size_t n, result& gold, result& pred) {
   pred.set_columns({"a", "b", "c", "d"});
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t m : {3, 5, 7, 11}) gold.append_integer(static_cast<long long>(i % m));
-    for (std::size_t m : {3, 5, 7, 11}) pred.append_integer(static_cast<long long>((i * 7 + m) % m + (i % 13 == 0)));
+    for (std::size_t m : {3, 5, 7, 11})
+      pred.append_integer(static_cast<long long>((i * 7 + m) % m + (i % 13 == 0)));
   }
 }
 

@@ -12,8 +12,8 @@
 #include <spdlog/spdlog.h>
 
 #include "bench_util.hpp"
-#include "plugins/component_registry.hpp"
 #include "builtin_reference_techniques.hpp"
+#include "plugins/component_registry.hpp"
 #include "reference_oracles.hpp"
 #include "techniques/technique_catalog.hpp"
 
@@ -67,7 +67,8 @@ int main() {
     std::size_t cols, rows;
     double target_ms;
   };
-  for (const shape sh : {shape{6, 20, 0}, shape{8, 20, 0}, shape{10, 20, 10}, shape{16, 200, 0}, shape{26, 1000, 50}}) {
+  for (const shape sh :
+       {shape{6, 20, 0}, shape{8, 20, 0}, shape{10, 20, 10}, shape{16, 200, 0}, shape{26, 1000, 50}}) {
     for (const bool break_it : {false, true}) {
       result gold;
       result pred;

@@ -9,7 +9,7 @@ namespace sqlmorph::core {
 /// Bad configuration, bad technique definition, bad command-line usage or unreadable input:
 /// the command stops with exit code 2 and this message.
 class usage_error : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
@@ -17,7 +17,7 @@ public:
 /// the script file and line; the traceback shows how it got there. During an evaluation it marks
 /// the example `script_error` (or aborts the run, as configured).
 class script_error : public std::runtime_error {
-public:
+ public:
   script_error(std::string message, std::string traceback)
       : std::runtime_error(message), message_(std::move(message)), traceback_(std::move(traceback)) {}
   const std::string& message() const noexcept { return message_; }
@@ -25,7 +25,7 @@ public:
   /// Message and traceback, for people.
   std::string full() const { return traceback_.empty() ? message_ : message_ + "\n" + traceback_; }
 
-private:
+ private:
   std::string message_;
   std::string traceback_;
 };

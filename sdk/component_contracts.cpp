@@ -21,8 +21,9 @@ namespace sqlmorph {
 column_alignment column_matcher::align(const match_input& in) const {
   column_alignment out = do_align_(in);
   if (out.how != produces()) {
-    throw std::logic_error(std::string("column matcher returned a '") + std::string(alignment_mode_name(out.how)) +
-                           "' alignment but declares '" + std::string(alignment_mode_name(produces())) + "'");
+    throw std::logic_error(std::string("column matcher returned a '") +
+                           std::string(alignment_mode_name(out.how)) + "' alignment but declares '" +
+                           std::string(alignment_mode_name(produces())) + "'");
   }
   for (const column_pair& p : out.pairs) {
     if (p.gold >= in.gold.column_count() || p.pred >= in.pred.column_count()) {
@@ -41,7 +42,9 @@ double cell_matcher::similarity(const value& gold, const value& pred) const {
   return s > 1.0 ? 1.0 : s;
 }
 
-std::uint64_t cell_matcher::equivalence_hash(const value&) const { return 0; }
+std::uint64_t cell_matcher::equivalence_hash(const value&) const {
+  return 0;
+}
 
 row_match row_matcher::match(const match_input& in, const column_alignment& columns) const {
   if (!accepts(columns.how)) {
@@ -61,8 +64,8 @@ namespace {
 // credit cosine similarities (unified_column_and_semantic_row), never below -1 or above 1.
 void check_metric(const std::optional<double>& m, const char* name, double lowest) {
   if (m && !(*m >= lowest && *m <= 1.0)) {
-    throw std::logic_error(std::string("scorer returned ") + name + " = " + std::to_string(*m) + ", outside [" +
-                           (lowest < 0 ? "-1" : "0") + ", 1]");
+    throw std::logic_error(std::string("scorer returned ") + name + " = " + std::to_string(*m) +
+                           ", outside [" + (lowest < 0 ? "-1" : "0") + ", 1]");
   }
 }
 }  // namespace
@@ -90,10 +93,14 @@ void check_normalized(const result& in, const result& out) {
 bool identical(const value& a, const value& b) noexcept {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-    case value_kind::null: return true;
-    case value_kind::integer: return a.as_integer() == b.as_integer();
-    case value_kind::real: return std::bit_cast<std::uint64_t>(a.as_real()) == std::bit_cast<std::uint64_t>(b.as_real());
-    default: return a.bytes() == b.bytes();
+    case value_kind::null:
+      return true;
+    case value_kind::integer:
+      return a.as_integer() == b.as_integer();
+    case value_kind::real:
+      return std::bit_cast<std::uint64_t>(a.as_real()) == std::bit_cast<std::uint64_t>(b.as_real());
+    default:
+      return a.bytes() == b.bytes();
   }
 }
 }  // namespace

@@ -4,9 +4,12 @@ namespace sqlmorph {
 
 std::string_view alignment_mode_name(column_alignment::mode m) noexcept {
   switch (m) {
-    case column_alignment::mode::paired: return "paired";
-    case column_alignment::mode::ignored: return "ignored";
-    case column_alignment::mode::permutable: return "permutable";
+    case column_alignment::mode::paired:
+      return "paired";
+    case column_alignment::mode::ignored:
+      return "ignored";
+    case column_alignment::mode::permutable:
+      return "permutable";
   }
   return "";
 }

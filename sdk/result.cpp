@@ -56,9 +56,15 @@ void result::set_columns(std::vector<std::string> names, std::vector<std::string
 
 void result::append(const value& v) {
   switch (v.kind()) {
-    case value_kind::text: append_text(v.bytes()); return;
-    case value_kind::blob: append_blob(v.bytes()); return;
-    default: cells_.push_back(v); return;
+    case value_kind::text:
+      append_text(v.bytes());
+      return;
+    case value_kind::blob:
+      append_blob(v.bytes());
+      return;
+    default:
+      cells_.push_back(v);
+      return;
   }
 }
 

@@ -5,16 +5,30 @@
 namespace sqlmorph {
 namespace {
 
-bool is_ascii_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-bool is_hex(unsigned char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool is_word_start(unsigned char c) { return is_ascii_alpha(c) || is_digit(c) || c == '_' || c >= 0x80; }
-bool is_word_char(unsigned char c) { return is_word_start(c) || c == '$' || c == '#'; }
-bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
-bool is_operator_char(unsigned char c) { return std::strchr("<>=~!+/@#%^&|`?-", c) != nullptr && c != 0; }
+bool is_ascii_alpha(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_digit(unsigned char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_hex(unsigned char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool is_word_start(unsigned char c) {
+  return is_ascii_alpha(c) || is_digit(c) || c == '_' || c >= 0x80;
+}
+bool is_word_char(unsigned char c) {
+  return is_word_start(c) || c == '$' || c == '#';
+}
+bool is_space(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+}
+bool is_operator_char(unsigned char c) {
+  return std::strchr("<>=~!+/@#%^&|`?-", c) != nullptr && c != 0;
+}
 
 class lexer {
-public:
+ public:
   explicit lexer(std::string_view s) : s_(s) {}
 
   std::vector<sql_token> run() {
@@ -27,14 +41,16 @@ public:
     return out;
   }
 
-private:
+ private:
   unsigned char at(std::size_t i) const { return i < s_.size() ? static_cast<unsigned char>(s_[i]) : 0; }
   bool starts_with(std::string_view p) const { return s_.substr(pos_, p.size()) == p; }
 
   void to_line_end() {
     while (pos_ < s_.size() && s_[pos_] != '\n' && s_[pos_] != '\r') ++pos_;
-    if (starts_with("\r\n")) pos_ += 2;
-    else if (pos_ < s_.size()) ++pos_;
+    if (starts_with("\r\n"))
+      pos_ += 2;
+    else if (pos_ < s_.size())
+      ++pos_;
   }
 
   // A quoted run closed by `q`, where a doubled `q` or a backslash escape stays inside.
@@ -83,7 +99,8 @@ private:
       while (is_digit(at(pos_))) ++pos_;
     }
     if ((at(pos_) == 'e' || at(pos_) == 'E') &&
-        (is_digit(at(pos_ + 1)) || ((at(pos_ + 1) == '-' || at(pos_ + 1) == '+') && is_digit(at(pos_ + 2))))) {
+        (is_digit(at(pos_ + 1)) ||
+         ((at(pos_ + 1) == '-' || at(pos_ + 1) == '+') && is_digit(at(pos_ + 2))))) {
       pos_ += 2;
       while (is_digit(at(pos_))) ++pos_;
     }
@@ -120,7 +137,8 @@ private:
       quoted('`', false);
       return sql_token_kind::quoted_name;
     }
-    if (c == '[' && (pos_ == 0 || (!is_word_char(at(pos_ - 1)) && at(pos_ - 1) != ']' && at(pos_ - 1) != ')'))) {
+    if (c == '[' &&
+        (pos_ == 0 || (!is_word_char(at(pos_ - 1)) && at(pos_ - 1) != ']' && at(pos_ - 1) != ')'))) {
       const std::size_t close = s_.find(']', pos_ + 1);
       if (close != std::string_view::npos && close > pos_ + 1) {
         pos_ = close + 1;
@@ -191,7 +209,9 @@ private:
 
 }  // namespace
 
-std::vector<sql_token> lex_sql(std::string_view sql) { return lexer(sql).run(); }
+std::vector<sql_token> lex_sql(std::string_view sql) {
+  return lexer(sql).run();
+}
 
 bool iequals_ascii(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
@@ -231,9 +251,12 @@ std::string_view first_statement(std::string_view sql) {
   int depth = 0;
   for (const sql_token& t : lex_sql(sql)) {
     if (t.kind != sql_token_kind::punctuation) continue;
-    if (t.text == "(") ++depth;
-    else if (t.text == ")" && depth > 0) --depth;
-    else if (t.text == ";" && depth == 0) return sql.substr(0, t.offset + 1);
+    if (t.text == "(")
+      ++depth;
+    else if (t.text == ")" && depth > 0)
+      --depth;
+    else if (t.text == ";" && depth == 0)
+      return sql.substr(0, t.offset + 1);
   }
   return sql;
 }

@@ -32,8 +32,9 @@ statement_check check_read_only_statement(std::string_view sql) {
     const sql_token& t = tokens[i];
     if (t.kind == sql_token_kind::comment && !t.text.empty() && t.text[0] == '#' &&
         t.text.find(';') != std::string_view::npos) {
-      return refuse("'#' starts a comment in MySQL but not elsewhere, and the text after it holds a ';': "
-                    "refused as possibly several statements");
+      return refuse(
+          "'#' starts a comment in MySQL but not elsewhere, and the text after it holds a ';': "
+          "refused as possibly several statements");
     }
     if (t.kind == sql_token_kind::string && i > 0 && tokens[i - 1].kind == sql_token_kind::word &&
         iequals_ascii(tokens[i - 1].text, "e") && t.text.find('\\') != std::string_view::npos) {
@@ -42,8 +43,9 @@ statement_check check_read_only_statement(std::string_view sql) {
     if (is_trivia(t)) continue;
     if (ended) {
       if (t.kind == sql_token_kind::punctuation && t.text == ";") continue;
-      return refuse("several statements: only one statement may be executed (found more after the ';' at offset " +
-                    std::to_string(end) + ")");
+      return refuse(
+          "several statements: only one statement may be executed (found more after the ';' at offset " +
+          std::to_string(end) + ")");
     }
     if (t.kind == sql_token_kind::punctuation && t.text == "(") ++depth;
     if (t.kind == sql_token_kind::punctuation && t.text == ")" && depth > 0) --depth;
@@ -57,8 +59,9 @@ statement_check check_read_only_statement(std::string_view sql) {
   }
   if (first_word == nullptr) return refuse("no statement: the SQL is empty or only comments");
   if (first_word->kind != sql_token_kind::word || !is_reading_keyword(first_word->text)) {
-    return refuse("only a query may be executed (SELECT, WITH, VALUES or TABLE), not a statement starting with '" +
-                  std::string(first_word->text.substr(0, 40)) + "'");
+    return refuse(
+        "only a query may be executed (SELECT, WITH, VALUES or TABLE), not a statement starting with '" +
+        std::string(first_word->text.substr(0, 40)) + "'");
   }
   statement_check ok;
   ok.ok = true;

@@ -23,8 +23,12 @@ bool in_ranges(const code_point_range (&ranges)[N], std::uint32_t cp) {
   return it != std::begin(ranges) && cp <= std::prev(it)->last;
 }
 
-bool is_cased(std::uint32_t u) { return (u & invalid_byte_flag) == 0 && in_ranges(CASED_RANGES, u); }
-bool is_case_ignorable(std::uint32_t u) { return (u & invalid_byte_flag) == 0 && in_ranges(CASE_IGNORABLE_RANGES, u); }
+bool is_cased(std::uint32_t u) {
+  return (u & invalid_byte_flag) == 0 && in_ranges(CASED_RANGES, u);
+}
+bool is_case_ignorable(std::uint32_t u) {
+  return (u & invalid_byte_flag) == 0 && in_ranges(CASE_IGNORABLE_RANGES, u);
+}
 
 // CPython's handle_capital_sigma: final sigma when a cased letter precedes (skipping case-ignorable
 // characters) and none follows.
@@ -147,6 +151,8 @@ std::string python_lower(std::string_view text) {
   return out;
 }
 
-std::string_view unicode_version() noexcept { return SQLMORPH_UNICODE_VERSION; }
+std::string_view unicode_version() noexcept {
+  return SQLMORPH_UNICODE_VERSION;
+}
 
 }  // namespace sqlmorph

@@ -38,22 +38,30 @@ bool reference_equal(const value& a, const value& b) noexcept {
   const value_kind kb = b.kind();
   if (ka == kb) {
     switch (ka) {
-      case value_kind::null: return true;
-      case value_kind::integer: return a.as_integer() == b.as_integer();
-      case value_kind::real: return a.as_real() == b.as_real();
+      case value_kind::null:
+        return true;
+      case value_kind::integer:
+        return a.as_integer() == b.as_integer();
+      case value_kind::real:
+        return a.as_real() == b.as_real();
       case value_kind::text:
-      case value_kind::blob: return a.bytes() == b.bytes();
+      case value_kind::blob:
+        return a.bytes() == b.bytes();
     }
   }
-  if (ka == value_kind::integer && kb == value_kind::real) return integer_equals_real(a.as_integer(), b.as_real());
-  if (ka == value_kind::real && kb == value_kind::integer) return integer_equals_real(b.as_integer(), a.as_real());
+  if (ka == value_kind::integer && kb == value_kind::real)
+    return integer_equals_real(a.as_integer(), b.as_real());
+  if (ka == value_kind::real && kb == value_kind::integer)
+    return integer_equals_real(b.as_integer(), a.as_real());
   return false;
 }
 
 std::uint64_t reference_hash(const value& v) noexcept {
   switch (v.kind()) {
-    case value_kind::null: return null_hash;
-    case value_kind::integer: return mix64(static_cast<std::uint64_t>(v.as_integer()) ^ number_seed);
+    case value_kind::null:
+      return null_hash;
+    case value_kind::integer:
+      return mix64(static_cast<std::uint64_t>(v.as_integer()) ^ number_seed);
     case value_kind::real: {
       std::int64_t as_int;
       if (real_as_exact_integer(v.as_real(), as_int)) {
@@ -64,8 +72,10 @@ std::uint64_t reference_hash(const value& v) noexcept {
       std::memcpy(&bits, &d, sizeof bits);
       return mix64(bits ^ real_seed);
     }
-    case value_kind::text: return hash_bytes(v.bytes(), text_seed);
-    case value_kind::blob: return hash_bytes(v.bytes(), blob_seed);
+    case value_kind::text:
+      return hash_bytes(v.bytes(), text_seed);
+    case value_kind::blob:
+      return hash_bytes(v.bytes(), blob_seed);
   }
   return 0;
 }
@@ -166,16 +176,24 @@ void append_python_bytes_repr(std::string& out, std::string_view bytes) {
 
 void append_python_str(std::string& out, const value& v) {
   switch (v.kind()) {
-    case value_kind::null: out += "None"; return;
+    case value_kind::null:
+      out += "None";
+      return;
     case value_kind::integer: {
       char buf[24];
       const auto res = std::to_chars(buf, buf + sizeof buf, v.as_integer());
       out.append(buf, res.ptr);
       return;
     }
-    case value_kind::real: append_python_float_repr(out, v.as_real()); return;
-    case value_kind::text: out += v.bytes(); return;
-    case value_kind::blob: append_python_bytes_repr(out, v.bytes()); return;
+    case value_kind::real:
+      append_python_float_repr(out, v.as_real());
+      return;
+    case value_kind::text:
+      out += v.bytes();
+      return;
+    case value_kind::blob:
+      append_python_bytes_repr(out, v.bytes());
+      return;
   }
 }
 
@@ -187,22 +205,32 @@ std::string python_str(const value& v) {
 
 std::string_view python_type_name(value_kind kind) noexcept {
   switch (kind) {
-    case value_kind::null: return "<class 'NoneType'>";
-    case value_kind::integer: return "<class 'int'>";
-    case value_kind::real: return "<class 'float'>";
-    case value_kind::text: return "<class 'str'>";
-    case value_kind::blob: return "<class 'bytes'>";
+    case value_kind::null:
+      return "<class 'NoneType'>";
+    case value_kind::integer:
+      return "<class 'int'>";
+    case value_kind::real:
+      return "<class 'float'>";
+    case value_kind::text:
+      return "<class 'str'>";
+    case value_kind::blob:
+      return "<class 'bytes'>";
   }
   return "";
 }
 
 std::string_view kind_name(value_kind kind) noexcept {
   switch (kind) {
-    case value_kind::null: return "null";
-    case value_kind::integer: return "integer";
-    case value_kind::real: return "real";
-    case value_kind::text: return "text";
-    case value_kind::blob: return "blob";
+    case value_kind::null:
+      return "null";
+    case value_kind::integer:
+      return "integer";
+    case value_kind::real:
+      return "real";
+    case value_kind::text:
+      return "text";
+    case value_kind::blob:
+      return "blob";
   }
   return "";
 }

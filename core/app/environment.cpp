@@ -25,11 +25,13 @@ std::unique_ptr<environment> environment::load(const std::optional<std::filesyst
 
 void environment::use_embedding_cache(const std::optional<std::string>& flag_file, bool no_cache_flag,
                                       const std::optional<std::filesystem::path>& gold_cache_dir) {
-  embedding_cache_->set_file(embedding_cache_file(config_.embedding, flag_file, no_cache_flag, gold_cache_dir));
+  embedding_cache_->set_file(
+      embedding_cache_file(config_.embedding, flag_file, no_cache_flag, gold_cache_dir));
   if (const auto& file = embedding_cache_->file()) spdlog::debug("embedding cache: {}", file->string());
 }
 
-std::shared_ptr<const backend_routes> environment::routes(const route_choice& choice, const std::vector<std::string>& also) const {
+std::shared_ptr<const backend_routes> environment::routes(const route_choice& choice,
+                                                          const std::vector<std::string>& also) const {
   return backend_routes::make(config_, registry_, choice, also);
 }
 

@@ -19,7 +19,7 @@
 namespace sqlmorph::core {
 
 class environment {
-public:
+ public:
   /// Reads the configuration (see resolve_config), loads the plugin directories, runs the technique
   /// scripts and adds the techniques of sqlmorph.toml. Throws usage_error for a bad configuration
   /// or declaration, script_error for a failing script.
@@ -41,9 +41,10 @@ public:
 
   /// Which backend runs which query: sqlmorph.toml under `choice`, with the backends `also` names
   /// set up too. Throws usage_error for an unknown backend.
-  std::shared_ptr<const backend_routes> routes(const route_choice& choice = {}, const std::vector<std::string>& also = {}) const;
+  std::shared_ptr<const backend_routes> routes(const route_choice& choice = {},
+                                               const std::vector<std::string>& also = {}) const;
 
-private:
+ private:
   sqlmorph::core::config config_;
   component_registry registry_;
   technique_catalog catalog_;

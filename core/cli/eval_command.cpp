@@ -40,7 +40,6 @@ struct eval_options {
   run_options run;
 };
 
-
 // "NAME=FILE" or "FILE" (named after the file).
 std::pair<std::optional<std::string>, std::string> system_and_file(const std::string& arg) {
   const auto eq = arg.find('=');
@@ -51,21 +50,30 @@ std::pair<std::optional<std::string>, std::string> system_and_file(const std::st
 std::vector<example> read_examples(const eval_options& o) {
   if (o.cases && o.benchmark) throw usage_error("give either --cases or --benchmark, not both");
   if (o.cases) {
-    if (o.gold || !o.preds.empty()) throw usage_error("--gold and --pred go with --benchmark, not with --cases");
-    std::vector<example> ex = read_cases_file(*o.cases, o.db_root ? std::optional<std::filesystem::path>(*o.db_root) : std::nullopt);
+    if (o.gold || !o.preds.empty())
+      throw usage_error("--gold and --pred go with --benchmark, not with --cases");
+    std::vector<example> ex = read_cases_file(
+        *o.cases, o.db_root ? std::optional<std::filesystem::path>(*o.db_root) : std::nullopt);
     if (o.system) {
       for (example& e : ex) e.system = *o.system;
     }
     return ex;
   }
-  if (!o.benchmark) throw usage_error("nothing to evaluate: give --cases FILE or --benchmark spider|bird --gold ... --pred ... --db-root ...");
-  if (*o.benchmark != "spider" && *o.benchmark != "bird") throw usage_error("unknown benchmark '" + *o.benchmark + "' (known: spider, bird)");
+  if (!o.benchmark)
+    throw usage_error(
+        "nothing to evaluate: give --cases FILE or --benchmark spider|bird --gold ... --pred ... --db-root "
+        "...");
+  if (*o.benchmark != "spider" && *o.benchmark != "bird")
+    throw usage_error("unknown benchmark '" + *o.benchmark + "' (known: spider, bird)");
   if (!o.gold || o.preds.empty() || !o.db_root) {
-    throw usage_error("--benchmark " + *o.benchmark + " needs --gold FILE, --pred [NAME=]FILE (once per system) and --db-root DIR");
+    throw usage_error("--benchmark " + *o.benchmark +
+                      " needs --gold FILE, --pred [NAME=]FILE (once per system) and --db-root DIR");
   }
   std::error_code ec;
-  if (!std::filesystem::is_directory(*o.db_root, ec)) throw usage_error("--db-root " + *o.db_root + " is not a directory");
-  if (o.system && o.preds.size() > 1) throw usage_error("--system names a single system; with several, write --pred NAME=FILE");
+  if (!std::filesystem::is_directory(*o.db_root, ec))
+    throw usage_error("--db-root " + *o.db_root + " is not a directory");
+  if (o.system && o.preds.size() > 1)
+    throw usage_error("--system names a single system; with several, write --pred NAME=FILE");
   std::vector<example> all;
   std::vector<std::string> names;
   for (const std::string& arg : o.preds) {
@@ -101,24 +109,29 @@ int run_eval(const global_options& g, const eval_options& o) {
   settings.routes = env->routes(route_choice_from(o.run), o.backends);
   settings.gold_limits = limits.gold;
   settings.pred_limits = limits.pred;
-  env->use_embedding_cache(o.run.embedding_cache, o.run.no_embedding_cache,
-                           o.cache ? std::optional<std::filesystem::path>(*o.cache) : env->config().run.cache_dir);
+  env->use_embedding_cache(
+      o.run.embedding_cache, o.run.no_embedding_cache,
+      o.cache ? std::optional<std::filesystem::path>(*o.cache) : env->config().run.cache_dir);
   settings.techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
                                                    parse_penalize_choice(o.run.penalize), env->registry());
   settings.judges = resolve_judges(env->config(), env->registry(), o.judges);
   settings.out_dir = std::filesystem::path(o.out);
   settings.jobs = o.jobs.value_or(env->config().run.jobs);
   settings.resume = o.resume;
-  if (o.cache) settings.cache_dir = std::filesystem::path(*o.cache);
-  else settings.cache_dir = env->config().run.cache_dir;
+  if (o.cache)
+    settings.cache_dir = std::filesystem::path(*o.cache);
+  else
+    settings.cache_dir = env->config().run.cache_dir;
   settings.on_script_error = parse_script_error_policy(env->config().lua.on_error);
   settings.progress = g.quiet ? progress_mode::none : parse_progress_mode(o.progress);
   // What run.json records about how the run was made.
   settings.manifest["command"] = command_line();
-  settings.manifest["configuration"] = env->config().source.empty() ? "built-in defaults" : env->config().source.string();
+  settings.manifest["configuration"] =
+      env->config().source.empty() ? "built-in defaults" : env->config().source.string();
   settings.manifest["plugins"] = nlohmann::ordered_json::array();
   for (const loaded_library& lib : env->registry().libraries()) {
-    settings.manifest["plugins"].push_back({{"library", lib.name}, {"version", lib.version}, {"file", lib.file.string()}});
+    settings.manifest["plugins"].push_back(
+        {{"library", lib.name}, {"version", lib.version}, {"file", lib.file.string()}});
   }
   settings.manifest["build_fingerprint"] = SQLMORPH_BUILD_FINGERPRINT;
 
@@ -136,15 +149,18 @@ int run_eval(const global_options& g, const eval_options& o) {
     }
     if (!outcome.summary.judge_groups().empty()) std::cout << "\njudges:\n" << outcome.summary.judges_table();
     const auto& s = outcome.stats;
-    std::printf("\n%zu examples in %.2f s with %u workers: %llu gold and %llu predicted queries executed, %llu gold "
-                "from the cache, %llu answered from memory\nresults in %s, summary in %s, run in %s\n",
-                outcome.examples, outcome.wall_seconds, s.jobs, static_cast<unsigned long long>(s.gold_executed),
-                static_cast<unsigned long long>(s.pred_executed), static_cast<unsigned long long>(s.gold_from_disk),
-                static_cast<unsigned long long>(s.reused), (settings.out_dir.value() / "results.jsonl").c_str(),
-                (settings.out_dir.value() / "summary.json").c_str(), (settings.out_dir.value() / "run.json").c_str());
+    std::printf(
+        "\n%zu examples in %.2f s with %u workers: %llu gold and %llu predicted queries executed, %llu gold "
+        "from the cache, %llu answered from memory\nresults in %s, summary in %s, run in %s\n",
+        outcome.examples, outcome.wall_seconds, s.jobs, static_cast<unsigned long long>(s.gold_executed),
+        static_cast<unsigned long long>(s.pred_executed), static_cast<unsigned long long>(s.gold_from_disk),
+        static_cast<unsigned long long>(s.reused), (settings.out_dir.value() / "results.jsonl").c_str(),
+        (settings.out_dir.value() / "summary.json").c_str(), (settings.out_dir.value() / "run.json").c_str());
   }
   if (outcome.stats.interrupted) {
-    std::fprintf(stderr, "sqlmorph: interrupted; what was evaluated is in %s — run the same command with --resume to continue\n",
+    std::fprintf(stderr,
+                 "sqlmorph: interrupted; what was evaluated is in %s — run the same command with --resume to "
+                 "continue\n",
                  (settings.out_dir.value() / "results.jsonl").c_str());
     return 130;
   }
@@ -155,26 +171,35 @@ int run_eval(const global_options& g, const eval_options& o) {
 
 void register_eval_command(CLI::App& app, const global_options& g, int& exit_code) {
   auto options = std::make_shared<eval_options>();
-  CLI::App* cmd = app.add_subcommand("eval", "Evaluate a benchmark: a JSONL cases file, or Spider / BIRD gold and prediction files");
-  cmd->add_option("--cases", options->cases,
-                  "JSONL file, one {\"id\", \"db\", \"gold\", \"pred\"} object per line (db relative to the file)");
+  CLI::App* cmd = app.add_subcommand(
+      "eval", "Evaluate a benchmark: a JSONL cases file, or Spider / BIRD gold and prediction files");
+  cmd->add_option(
+      "--cases", options->cases,
+      "JSONL file, one {\"id\", \"db\", \"gold\", \"pred\"} object per line (db relative to the file)");
   cmd->add_option("--benchmark", options->benchmark, "format of --gold/--pred: spider or bird");
-  cmd->add_option("--gold", options->gold,
-                  "spider: SQL<TAB>db_id per line; bird: the questions' JSON (dev.json, mini_dev_<dialect>.json)");
-  cmd->add_option("--pred", options->preds,
-                  "predictions of one system, [NAME=]FILE; repeat for several systems. spider: one SQL per line "
-                  "(optionally SQL<TAB>db_id) or a CSV with a \"PREDICTED SQL\" column; bird: {\"0\": \"SQL\\t----- bird -----\\tdb_id\"}");
+  cmd->add_option(
+      "--gold", options->gold,
+      "spider: SQL<TAB>db_id per line; bird: the questions' JSON (dev.json, mini_dev_<dialect>.json)");
+  cmd->add_option(
+      "--pred", options->preds,
+      "predictions of one system, [NAME=]FILE; repeat for several systems. spider: one SQL per line "
+      "(optionally SQL<TAB>db_id) or a CSV with a \"PREDICTED SQL\" column; bird: {\"0\": \"SQL\\t----- bird "
+      "-----\\tdb_id\"}");
   cmd->add_option("--db-root", options->db_root,
-                  "folder of <db_id>/<db_id>.sqlite (spider, bird); for --cases, the folder relative db paths start from");
+                  "folder of <db_id>/<db_id>.sqlite (spider, bird); for --cases, the folder relative db "
+                  "paths start from");
   cmd->add_option("--system", options->system, "name of the system (default: the prediction file's name)");
-  cmd->add_option("--pred-tabs", options->pred_tabs,
-                  "a tab in a spider prediction line: 'official' ends the SQL at the first tab, as the official "
-                  "evaluator does; 'keep' keeps tabs in the SQL and removes only a trailing <TAB>db_id")
+  cmd->add_option(
+         "--pred-tabs", options->pred_tabs,
+         "a tab in a spider prediction line: 'official' ends the SQL at the first tab, as the official "
+         "evaluator does; 'keep' keeps tabs in the SQL and removes only a trailing <TAB>db_id")
       ->check(CLI::IsMember({"official", "keep"}))
       ->capture_default_str();
-  cmd->add_option("--out", options->out, "output folder for results.jsonl, summary.json and run.json")->capture_default_str();
+  cmd->add_option("--out", options->out, "output folder for results.jsonl, summary.json and run.json")
+      ->capture_default_str();
   cmd->add_option("-j,--jobs", options->jobs, "workers (default: [run] jobs, else one per hardware thread)");
-  cmd->add_option("--cache", options->cache, "folder caching gold results across runs (keyed by database content)");
+  cmd->add_option("--cache", options->cache,
+                  "folder caching gold results across runs (keyed by database content)");
   cmd->add_flag("--resume", options->resume, "continue the interrupted run in --out (same command)");
   cmd->add_option("--progress", options->progress, "progress on stderr: auto, bar, lines, none")
       ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))

@@ -11,14 +11,16 @@
 
 int main(int argc, char** argv) {
   using namespace sqlmorph::core;
-  CLI::App app{"sqlmorph " SQLMORPH_VERSION_STRING
-               ": evaluate text-to-SQL systems by executing gold and predicted SQL and matching their results",
-               "sqlmorph"};
+  CLI::App app{
+      "sqlmorph " SQLMORPH_VERSION_STRING
+      ": evaluate text-to-SQL systems by executing gold and predicted SQL and matching their results",
+      "sqlmorph"};
   app.require_subcommand(1);
   app.set_version_flag("--version", SQLMORPH_VERSION_STRING);
   global_options global;
-  app.add_option("--config", global.config_file,
-                 "configuration file (default: $SQLMORPH_CONFIG, else ./sqlmorph.toml, else built-in defaults)");
+  app.add_option(
+      "--config", global.config_file,
+      "configuration file (default: $SQLMORPH_CONFIG, else ./sqlmorph.toml, else built-in defaults)");
   app.add_flag("-v,--verbose", global.verbosity, "more log output (-vv for trace)");
   app.add_flag("-q,--quiet", global.quiet, "only errors on stderr");
 

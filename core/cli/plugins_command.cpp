@@ -31,15 +31,17 @@ int run_plugins(const global_options& g, bool json) {
       cj["file"] = c->file.string();
       cj["options"] = nlohmann::ordered_json::array();
       for (const option_decl& o : c->options) {
-        cj["options"].push_back({{"name", o.name},
-                                 {"type", o.type},
-                                 {"default", o.default_value ? nlohmann::ordered_json(*o.default_value) : nullptr},
-                                 {"description", o.description}});
+        cj["options"].push_back(
+            {{"name", o.name},
+             {"type", o.type},
+             {"default", o.default_value ? nlohmann::ordered_json(*o.default_value) : nullptr},
+             {"description", o.description}});
       }
       j["components"].push_back(std::move(cj));
     }
     j["refused"] = nlohmann::ordered_json::array();
-    for (const plugin_refusal& r : reg.refusals()) j["refused"].push_back({{"file", r.file.string()}, {"reason", r.reason}});
+    for (const plugin_refusal& r : reg.refusals())
+      j["refused"].push_back({{"file", r.file.string()}, {"reason", r.reason}});
     std::cout << dump_json(j, 2) << "\n";
     return 0;
   }
@@ -52,13 +54,15 @@ int run_plugins(const global_options& g, bool json) {
       std::cout << "  " << c.kind << " " << c.name << " " << c.version << " — " << c.description << "\n";
       for (const option_decl& o : c.options) {
         std::cout << "      " << o.name << " (" << o.type << ", default "
-                  << (o.default_value ? *o.default_value : std::string("required")) << "): " << o.description << "\n";
+                  << (o.default_value ? *o.default_value : std::string("required")) << "): " << o.description
+                  << "\n";
       }
     }
   }
   if (!reg.refusals().empty()) {
     std::cout << "\nrefused libraries:\n";
-    for (const plugin_refusal& r : reg.refusals()) std::cout << "  " << r.file.string() << ": " << r.reason << "\n";
+    for (const plugin_refusal& r : reg.refusals())
+      std::cout << "  " << r.file.string() << ": " << r.reason << "\n";
   }
   return 0;
 }
@@ -67,7 +71,8 @@ int run_plugins(const global_options& g, bool json) {
 
 void register_plugins_command(CLI::App& app, const global_options& g, int& exit_code) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("plugins", "List plugin components (kind, version, file, options) and refused libraries");
+  CLI::App* cmd = app.add_subcommand(
+      "plugins", "List plugin components (kind, version, file, options) and refused libraries");
   cmd->add_flag("--json", *json, "print JSON");
   cmd->callback([&g, &exit_code, json] { exit_code = run_plugins(g, *json); });
 }

@@ -19,7 +19,8 @@ int run_script(const global_options& g, const run_script_options& o) {
   const auto env = environment::load(g.config_file);
   env->use_embedding_cache(o.embedding_cache, o.no_embedding_cache, env->config().run.cache_dir);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(o.script, ec)) throw usage_error("script " + o.script + " does not exist");
+  if (!std::filesystem::is_regular_file(o.script, ec))
+    throw usage_error("script " + o.script + " does not exist");
   try {
     env->scripts().run_experiment(o.script, o.args);
   } catch (const script_error& e) {

@@ -7,12 +7,14 @@
 namespace sqlmorph::core {
 
 void add_run_options(CLI::App& cmd, run_options& o) {
-  cmd.add_option("--techniques", o.techniques, "comma-separated technique names, or 'all'")->capture_default_str();
+  cmd.add_option("--techniques", o.techniques, "comma-separated technique names, or 'all'")
+      ->capture_default_str();
   cmd.add_option("--penalize-extra-pred-cols", o.penalize,
                  "count every predicted cell in precision (true), only aligned ones (false), or report both")
       ->check(CLI::IsMember({"true", "false", "both"}))
       ->capture_default_str();
-  cmd.add_option("--timeout", o.timeout, "seconds allowed per query (default: [run] timeout in sqlmorph.toml, 30; 0: none)")
+  cmd.add_option("--timeout", o.timeout,
+                 "seconds allowed per query (default: [run] timeout in sqlmorph.toml, 30; 0: none)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--gold-timeout", o.gold_timeout, "seconds allowed per gold query (default: --timeout)")
       ->check(CLI::NonNegativeNumber);
@@ -24,7 +26,8 @@ void add_run_options(CLI::App& cmd, run_options& o) {
                  "(default: [run] backend, sqlite)");
   cmd.add_option("--gold-backend", o.gold_backend, "backend of the gold queries (default: --backend)");
   cmd.add_option("--pred-backend", o.pred_backend, "backend of the predicted queries (default: --backend)");
-  cmd.add_option("--db-backend", o.db_backends, "DB_ID=BACKEND: the backend of one database (repeatable; over [databases])");
+  cmd.add_option("--db-backend", o.db_backends,
+                 "DB_ID=BACKEND: the backend of one database (repeatable; over [databases])");
   add_embedding_cache_options(cmd, o.embedding_cache, o.no_embedding_cache);
 }
 
@@ -77,8 +80,12 @@ void set_command_line(int argc, char** argv) {
   stored_command_line().assign(argv, argv + argc);
 }
 
-const std::vector<std::string>& command_line() { return stored_command_line(); }
+const std::vector<std::string>& command_line() {
+  return stored_command_line();
+}
 
-void apply_logging(const global_options& g) { setup_logging(g.quiet ? -1 : g.verbosity); }
+void apply_logging(const global_options& g) {
+  setup_logging(g.quiet ? -1 : g.verbosity);
+}
 
 }  // namespace sqlmorph::core

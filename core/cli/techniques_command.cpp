@@ -19,7 +19,8 @@ int run_techniques(const global_options& g) {
     for (const component_spec& r : s->rewriters) rewriters += (rewriters.empty() ? "" : ", ") + describe(r);
     if (!rewriters.empty()) std::cout << "    rewrites: " << rewriters << "\n";
     std::string normalizers;
-    for (const component_spec& n : s->normalizers) normalizers += (normalizers.empty() ? "" : ", ") + describe(n);
+    for (const component_spec& n : s->normalizers)
+      normalizers += (normalizers.empty() ? "" : ", ") + describe(n);
     if (!normalizers.empty()) std::cout << "    normalizers: " << normalizers << "\n";
     std::cout << "    columns: " << describe(s->columns) << "  rows: " << describe(s->rows)
               << "  scorer: " << describe(s->scorer) << "\n";
@@ -30,7 +31,8 @@ int run_techniques(const global_options& g) {
 }  // namespace
 
 void register_techniques_command(CLI::App& app, const global_options& g, int& exit_code) {
-  CLI::App* cmd = app.add_subcommand("techniques", "List the techniques and the components they are assembled from");
+  CLI::App* cmd =
+      app.add_subcommand("techniques", "List the techniques and the components they are assembled from");
   cmd->callback([&g, &exit_code] { exit_code = run_techniques(g); });
 }
 

@@ -45,7 +45,9 @@ std::vector<backend_config> read_backends_table(const std::filesystem::path& fil
                      throw usage_error(at + ": " + problem);
                    }
                  }},
-                {"options", [&](const toml::node& v, const std::string& at) { b.options = toml_reading::options_of(file, v, at); }}});
+                {"options", [&](const toml::node& v, const std::string& at) {
+                   b.options = toml_reading::options_of(file, v, at);
+                 }}});
     declared.emplace_back(value.source().begin.line, std::move(b));
   }
   // toml++ keeps keys sorted; keep the file's order for messages and run.json.

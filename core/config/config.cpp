@@ -2,11 +2,11 @@
 
 #include <unistd.h>
 
+#include <toml++/toml.h>
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <map>
-#include <toml++/toml.h>
 
 #include "config/toml_reading.hpp"
 #include "errors.hpp"
@@ -43,7 +43,8 @@ std::uint64_t count_of(const toml::node& n, const std::string& at, const std::st
 component_spec component_of(const std::filesystem::path& file, const toml::node& n, const std::string& what) {
   if (const auto s = n.value<std::string>()) return component_spec(*s);
   const toml::table* t = n.as_table();
-  if (t == nullptr) throw usage_error(where(file, n.source()) + ": " + what + " must be a component name or a table");
+  if (t == nullptr)
+    throw usage_error(where(file, n.source()) + ": " + what + " must be a component name or a table");
   component_spec spec;
   for (auto&& [key, value] : *t) {
     const std::string k(key.str());
@@ -72,7 +73,8 @@ component_spec component_of(const std::filesystem::path& file, const toml::node&
 
 technique_spec technique_of(const std::filesystem::path& file, const std::string& name, const toml::node& n) {
   const toml::table* t = n.as_table();
-  if (t == nullptr) throw usage_error(where(file, n.source()) + ": [techniques." + name + "] must be a table");
+  if (t == nullptr)
+    throw usage_error(where(file, n.source()) + ": [techniques." + name + "] must be a table");
   technique_spec spec;
   spec.name = name;
   spec.origin = where(file, n.source());
@@ -82,7 +84,8 @@ technique_spec technique_of(const std::filesystem::path& file, const std::string
   const auto list_of = [&](const toml::node& v, const std::string& what) {
     std::vector<component_spec> out;
     const toml::array* arr = v.as_array();
-    if (arr == nullptr) throw usage_error(where(file, v.source()) + ": '" + what + "' must be an array of components");
+    if (arr == nullptr)
+      throw usage_error(where(file, v.source()) + ": '" + what + "' must be an array of components");
     for (const toml::node& e : *arr) out.push_back(component_of(file, e, what));
     return out;
   };
@@ -93,8 +96,10 @@ technique_spec technique_of(const std::filesystem::path& file, const std::string
                  if (!s) throw usage_error(at + ": 'description' must be a string");
                  spec.description = *s;
                }},
-              {"rewriters", [&](const toml::node& v, const std::string&) { spec.rewriters = list_of(v, "rewriters"); }},
-              {"normalizers", [&](const toml::node& v, const std::string&) { spec.normalizers = list_of(v, "normalizers"); }},
+              {"rewriters",
+               [&](const toml::node& v, const std::string&) { spec.rewriters = list_of(v, "rewriters"); }},
+              {"normalizers", [&](const toml::node& v,
+                                  const std::string&) { spec.normalizers = list_of(v, "normalizers"); }},
               {"columns",
                [&](const toml::node& v, const std::string&) {
                  spec.columns = component_of(file, v, "columns");
@@ -127,7 +132,8 @@ config default_config() {
   config c;
   const auto exe = executable_dir();
   c.plugin_dirs = {exe / "plugins", exe.parent_path() / "lib" / "sqlmorph" / "plugins"};
-  c.lua.technique_dirs = {exe / "scripts" / "techniques", exe.parent_path() / "share" / "sqlmorph" / "scripts" / "techniques"};
+  c.lua.technique_dirs = {exe / "scripts" / "techniques",
+                          exe.parent_path() / "share" / "sqlmorph" / "scripts" / "techniques"};
   c.lua.lib_dirs = {exe / "scripts" / "lib", exe.parent_path() / "share" / "sqlmorph" / "scripts" / "lib"};
   return c;
 }
@@ -163,38 +169,49 @@ config load_config(const std::filesystem::path& file) {
     const toml::table* t = n.as_table();
     if (t == nullptr) throw usage_error(at + ": [run] must be a table");
     walk_table(file, *t, "[run]",
-               {{"timeout", [&](const toml::node& v, const std::string& vat) {
+               {{"timeout",
+                 [&](const toml::node& v, const std::string& vat) {
                    c.run.timeout_seconds = number_of(v, vat, "timeout");
-                   if (c.run.timeout_seconds < 0) throw usage_error(vat + ": 'timeout' must be >= 0 (0: no limit)");
+                   if (c.run.timeout_seconds < 0)
+                     throw usage_error(vat + ": 'timeout' must be >= 0 (0: no limit)");
                  }},
-                {"gold_timeout", [&](const toml::node& v, const std::string& vat) {
+                {"gold_timeout",
+                 [&](const toml::node& v, const std::string& vat) {
                    c.run.gold_timeout_seconds = number_of(v, vat, "gold_timeout");
-                   if (*c.run.gold_timeout_seconds < 0) throw usage_error(vat + ": 'gold_timeout' must be >= 0");
+                   if (*c.run.gold_timeout_seconds < 0)
+                     throw usage_error(vat + ": 'gold_timeout' must be >= 0");
                  }},
-                {"pred_timeout", [&](const toml::node& v, const std::string& vat) {
+                {"pred_timeout",
+                 [&](const toml::node& v, const std::string& vat) {
                    c.run.pred_timeout_seconds = number_of(v, vat, "pred_timeout");
-                   if (*c.run.pred_timeout_seconds < 0) throw usage_error(vat + ": 'pred_timeout' must be >= 0");
+                   if (*c.run.pred_timeout_seconds < 0)
+                     throw usage_error(vat + ": 'pred_timeout' must be >= 0");
                  }},
-                {"jobs", [&](const toml::node& v, const std::string& vat) {
+                {"jobs",
+                 [&](const toml::node& v, const std::string& vat) {
                    c.run.jobs = static_cast<unsigned>(count_of(v, vat, "jobs"));
                  }},
-                {"cache", [&](const toml::node& v, const std::string& vat) {
+                {"cache",
+                 [&](const toml::node& v, const std::string& vat) {
                    const auto s = v.value<std::string>();
                    if (!s) throw usage_error(vat + ": 'cache' must be a folder path");
                    const std::filesystem::path p = expand_dir(*s);
                    c.run.cache_dir = p.is_absolute() ? p : base / p;
                  }},
-                {"max_rows", [&](const toml::node& v, const std::string& vat) { c.run.max_rows = count_of(v, vat, "max_rows"); }},
+                {"max_rows", [&](const toml::node& v,
+                                 const std::string& vat) { c.run.max_rows = count_of(v, vat, "max_rows"); }},
                 {"max_result_bytes",
                  [&](const toml::node& v, const std::string& vat) {
                    c.run.max_result_bytes = count_of(v, vat, "max_result_bytes");
                  }},
-                {"backend", [&](const toml::node& v, const std::string& vat) {
+                {"backend",
+                 [&](const toml::node& v, const std::string& vat) {
                    const auto s = v.value<std::string>();
                    if (!s || s->empty()) throw usage_error(vat + ": 'backend' must be a backend name");
                    c.run.backend = *s;
                  }},
-                {"gold_backend", [&](const toml::node& v, const std::string& vat) {
+                {"gold_backend",
+                 [&](const toml::node& v, const std::string& vat) {
                    c.run.gold_backend = toml_reading::string_of(v, vat, "gold_backend");
                  }},
                 {"pred_backend", [&](const toml::node& v, const std::string& vat) {
@@ -217,13 +234,24 @@ config load_config(const std::filesystem::path& file) {
     const toml::table* t = n.as_table();
     if (t == nullptr) throw usage_error(at + ": [lua] must be a table");
     walk_table(file, *t, "[lua]",
-               {{"technique_dirs", [&](const toml::node& v, const std::string& vat) { c.lua.technique_dirs = dir_list(v, vat, "technique_dirs"); }},
-                {"lib_dirs", [&](const toml::node& v, const std::string& vat) { c.lua.lib_dirs = dir_list(v, vat, "lib_dirs"); }},
-                {"memory_limit_mb", [&](const toml::node& v, const std::string& vat) { c.lua.memory_limit_mb = count_of(v, vat, "memory_limit_mb"); }},
-                {"instruction_limit", [&](const toml::node& v, const std::string& vat) { c.lua.instruction_limit = count_of(v, vat, "instruction_limit"); }},
+               {{"technique_dirs",
+                 [&](const toml::node& v, const std::string& vat) {
+                   c.lua.technique_dirs = dir_list(v, vat, "technique_dirs");
+                 }},
+                {"lib_dirs", [&](const toml::node& v,
+                                 const std::string& vat) { c.lua.lib_dirs = dir_list(v, vat, "lib_dirs"); }},
+                {"memory_limit_mb",
+                 [&](const toml::node& v, const std::string& vat) {
+                   c.lua.memory_limit_mb = count_of(v, vat, "memory_limit_mb");
+                 }},
+                {"instruction_limit",
+                 [&](const toml::node& v, const std::string& vat) {
+                   c.lua.instruction_limit = count_of(v, vat, "instruction_limit");
+                 }},
                 {"on_error", [&](const toml::node& v, const std::string& vat) {
                    const auto s = v.value<std::string>();
-                   if (!s || (*s != "mark" && *s != "abort")) throw usage_error(vat + ": 'on_error' must be \"mark\" or \"abort\"");
+                   if (!s || (*s != "mark" && *s != "abort"))
+                     throw usage_error(vat + ": 'on_error' must be \"mark\" or \"abort\"");
                    c.lua.on_error = *s;
                  }}});
   };
@@ -235,19 +263,25 @@ config load_config(const std::filesystem::path& file) {
     for (auto&& [key, value] : *t) {
       declared.emplace_back(value.source().begin.line, technique_of(file, std::string(key.str()), value));
     }
-    std::stable_sort(declared.begin(), declared.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(declared.begin(), declared.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto& d : declared) c.techniques.push_back(std::move(d.second));
   };
-  walk_table(file, root, "the top level",
-             {{"plugins", plugins_table},
-              {"run", run_table},
-              {"lua", lua_table},
-              {"techniques", techniques_table},
-              {"backends", [&](const toml::node& n, const std::string&) { c.backends = read_backends_table(file, n); }},
-              {"databases", [&](const toml::node& n, const std::string&) { c.databases = read_databases_table(file, n); }},
-              {"embedding", [&](const toml::node& n, const std::string&) { read_embedding_table(file, n, base, c.embedding); }},
-              {"embedders", [&](const toml::node& n, const std::string&) { read_embedders_table(file, n, c.embedding); }},
-              {"judges", [&](const toml::node& n, const std::string&) { c.judges = read_judges_table(file, n); }}});
+  walk_table(
+      file, root, "the top level",
+      {{"plugins", plugins_table},
+       {"run", run_table},
+       {"lua", lua_table},
+       {"techniques", techniques_table},
+       {"backends",
+        [&](const toml::node& n, const std::string&) { c.backends = read_backends_table(file, n); }},
+       {"databases",
+        [&](const toml::node& n, const std::string&) { c.databases = read_databases_table(file, n); }},
+       {"embedding",
+        [&](const toml::node& n, const std::string&) { read_embedding_table(file, n, base, c.embedding); }},
+       {"embedders",
+        [&](const toml::node& n, const std::string&) { read_embedders_table(file, n, c.embedding); }},
+       {"judges", [&](const toml::node& n, const std::string&) { c.judges = read_judges_table(file, n); }}});
   return c;
 }
 

@@ -3,8 +3,8 @@
 #include <charconv>
 #include <map>
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
@@ -29,7 +29,8 @@ std::vector<example> read_bird_files(const bird_files& files) {
   if (!questions.is_array()) throw usage_error(files.gold.string() + ": expected a JSON list of questions");
   const nlohmann::json predictions = parse_json_file(files.pred);
   if (!predictions.is_object()) {
-    throw usage_error(files.pred.string() + ": expected a JSON object {\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}");
+    throw usage_error(files.pred.string() +
+                      ": expected a JSON object {\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}");
   }
   std::map<std::size_t, std::string> sql_of;
   for (const auto& [key, value] : predictions.items()) {
@@ -39,9 +40,11 @@ std::vector<example> read_bird_files(const bird_files& files) {
       spdlog::warn("{}: key '{}' is not a question position; ignored", files.pred.string(), key);
       continue;
     }
-    if (!value.is_string()) throw usage_error(files.pred.string() + ": prediction \"" + key + "\" is not a string");
+    if (!value.is_string())
+      throw usage_error(files.pred.string() + ": prediction \"" + key + "\" is not a string");
     if (index >= questions.size()) {
-      spdlog::warn("{}: prediction \"{}\" has no question ({} questions); ignored", files.pred.string(), key, questions.size());
+      spdlog::warn("{}: prediction \"{}\" has no question ({} questions); ignored", files.pred.string(), key,
+                   questions.size());
       continue;
     }
     sql_of[index] = value.get<std::string>();
@@ -80,7 +83,8 @@ std::vector<example> read_bird_files(const bird_files& files) {
       if (sep != std::string::npos) {
         const std::string db_id = trim(std::string_view(sql).substr(sep + separator.size()));
         if (db_id != ex.db_id) {
-          spdlog::warn("{}: the prediction names database '{}' but question {} is on '{}'", ex.origin, db_id, i, ex.db_id);
+          spdlog::warn("{}: the prediction names database '{}' but question {} is on '{}'", ex.origin, db_id,
+                       i, ex.db_id);
         }
         sql.resize(sep);
       }
@@ -92,8 +96,8 @@ std::vector<example> read_bird_files(const bird_files& files) {
     out.push_back(std::move(ex));
   }
   if (missing > 0) {
-    spdlog::warn("{}: {} of {} questions have no prediction (status pred_missing)", files.pred.string(), missing,
-                 questions.size());
+    spdlog::warn("{}: {} of {} questions have no prediction (status pred_missing)", files.pred.string(),
+                 missing, questions.size());
   }
   return out;
 }

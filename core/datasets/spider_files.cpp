@@ -1,7 +1,7 @@
 #include "datasets/spider_files.hpp"
 
-#include <algorithm>
 #include <spdlog/spdlog.h>
+#include <algorithm>
 #include <sqlmorph/unicode.hpp>
 
 #include "datasets/csv.hpp"
@@ -36,7 +36,8 @@ std::vector<std::string> read_csv_predictions(const std::filesystem::path& file)
     if (h == "predicted sql" || h == "predicted_sql" || h == "pred" || h == "prediction") column = i;
   }
   if (!column) {
-    throw usage_error(file.string() + ":1: no prediction column in the CSV header (expected one named "
+    throw usage_error(file.string() +
+                      ":1: no prediction column in the CSV header (expected one named "
                       "\"PREDICTED SQL\", \"predicted_sql\", \"pred\" or \"prediction\")");
   }
   std::vector<std::string> out;
@@ -60,7 +61,8 @@ prediction_tabs parse_prediction_tabs(const std::string& text) {
 }
 
 std::vector<std::string> read_spider_predictions(const std::filesystem::path& file,
-                                                 const std::vector<std::string>& gold_db_ids, prediction_tabs tabs) {
+                                                 const std::vector<std::string>& gold_db_ids,
+                                                 prediction_tabs tabs) {
   if (lower_ascii(file.extension().string()) == ".csv") return read_csv_predictions(file);
   std::vector<std::string> lines = read_lines(file);
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -71,9 +73,10 @@ std::vector<std::string> read_spider_predictions(const std::filesystem::path& fi
       const std::size_t tab = line.find('\t');
       if (tab == std::string::npos) continue;
       if (trim(std::string_view(line).substr(tab + 1)) != expected_db) {
-        spdlog::warn("{}:{}: tab inside the SQL; as the official evaluator reads the file, the SQL ends at the first "
-                     "tab (--pred-tabs keep keeps the whole line)",
-                     file.string(), i + 1);
+        spdlog::warn(
+            "{}:{}: tab inside the SQL; as the official evaluator reads the file, the SQL ends at the first "
+            "tab (--pred-tabs keep keeps the whole line)",
+            file.string(), i + 1);
       }
       line = trim(std::string_view(line).substr(0, tab));
       continue;
@@ -86,8 +89,9 @@ std::vector<std::string> read_spider_predictions(const std::filesystem::path& fi
       line.resize(tab);
     } else if (!suffix.empty() &&
                std::find(gold_db_ids.begin(), gold_db_ids.end(), suffix) != gold_db_ids.end()) {
-      spdlog::warn("{}:{}: prediction ends with db_id '{}' but the gold line is for '{}'; is the file aligned?",
-                   file.string(), i + 1, suffix, expected_db.empty() ? "?" : expected_db);
+      spdlog::warn(
+          "{}:{}: prediction ends with db_id '{}' but the gold line is for '{}'; is the file aligned?",
+          file.string(), i + 1, suffix, expected_db.empty() ? "?" : expected_db);
       line.resize(tab);
     }
   }
@@ -110,13 +114,19 @@ std::vector<example> read_spider_files(const spider_files& files) {
   }
   const std::vector<std::string> preds = read_spider_predictions(files.pred, db_ids, files.tabs);
   if (preds.size() < gold_sql.size()) {
-    spdlog::warn("{} has {} predictions but {} has {} gold queries: the last {} examples are pred_missing (is the file "
-                 "aligned line by line?)",
-                 files.pred.string(), preds.size(), files.gold.string(), gold_sql.size(), gold_sql.size() - preds.size());
+    spdlog::warn(
+        "{} has {} predictions but {} has {} gold queries: the last {} examples are pred_missing (is the "
+        "file "
+        "aligned line by line?)",
+        files.pred.string(), preds.size(), files.gold.string(), gold_sql.size(),
+        gold_sql.size() - preds.size());
   } else if (preds.size() > gold_sql.size()) {
-    spdlog::warn("{} has {} predictions but {} has {} gold queries: the extra {} lines are ignored (is the file aligned "
-                 "line by line?)",
-                 files.pred.string(), preds.size(), files.gold.string(), gold_sql.size(), preds.size() - gold_sql.size());
+    spdlog::warn(
+        "{} has {} predictions but {} has {} gold queries: the extra {} lines are ignored (is the file "
+        "aligned "
+        "line by line?)",
+        files.pred.string(), preds.size(), files.gold.string(), gold_sql.size(),
+        preds.size() - gold_sql.size());
   }
   const std::string system = files.system ? *files.system : files.pred.stem().string();
   std::vector<example> out;
@@ -142,7 +152,8 @@ std::vector<example> read_spider_files(const spider_files& files) {
     }
     out.push_back(std::move(ex));
   }
-  if (invalid_utf8 > 5) spdlog::warn("{}: {} predictions in all are not valid UTF-8", files.pred.string(), invalid_utf8);
+  if (invalid_utf8 > 5)
+    spdlog::warn("{}: {} predictions in all are not valid UTF-8", files.pred.string(), invalid_utf8);
   return out;
 }
 

@@ -41,7 +41,8 @@ std::vector<example> read_spider_files(const spider_files& files);
 /// The predicted SQL of each line of a prediction file (CSV or plain lines); `gold_db_ids` are
 /// used to recognise a trailing `<TAB>db_id`.
 std::vector<std::string> read_spider_predictions(const std::filesystem::path& file,
-                                                 const std::vector<std::string>& gold_db_ids, prediction_tabs tabs);
+                                                 const std::vector<std::string>& gold_db_ids,
+                                                 prediction_tabs tabs);
 
 /// Parses "official" or "keep"; throws usage_error otherwise.
 prediction_tabs parse_prediction_tabs(const std::string& text);

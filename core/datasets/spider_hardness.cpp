@@ -50,12 +50,19 @@ struct parse_failure : std::runtime_error {
 };
 
 bool is_clause_keyword(const std::string& t) {
-  static const char* k[] = {"select", "from", "where", "group", "order", "limit", "intersect", "union", "except"};
+  static const char* k[] = {"select", "from",      "where", "group", "order",
+                            "limit",  "intersect", "union", "except"};
   return std::find(std::begin(k), std::end(k), t) != std::end(k);
 }
-bool is_join_keyword(const std::string& t) { return t == "join" || t == "on" || t == "as"; }
-bool is_agg(const std::string& t) { return t == "max" || t == "min" || t == "count" || t == "sum" || t == "avg" || t == "none"; }
-bool is_unit_op(const std::string& t) { return t == "-" || t == "+" || t == "*" || t == "/" || t == "none"; }
+bool is_join_keyword(const std::string& t) {
+  return t == "join" || t == "on" || t == "as";
+}
+bool is_agg(const std::string& t) {
+  return t == "max" || t == "min" || t == "count" || t == "sum" || t == "avg" || t == "none";
+}
+bool is_unit_op(const std::string& t) {
+  return t == "-" || t == "+" || t == "*" || t == "/" || t == "none";
+}
 bool is_where_op(const std::string& t) {
   static const char* k[] = {"not", "between", "=", ">", "<", ">=", "<=", "!=", "in", "like", "is", "exists"};
   return std::find(std::begin(k), std::end(k), t) != std::end(k);
@@ -82,7 +89,9 @@ std::vector<token> tokenize(std::string_view sql) {
         tok.text = std::string(t.text);
         tok.string = t.text.front() == '\'' || t.text.front() == '"';
         break;
-      case sql_token_kind::number: tok.text = std::string(t.text), tok.number = true; break;
+      case sql_token_kind::number:
+        tok.text = std::string(t.text), tok.number = true;
+        break;
       default: {
         std::string text(t.text);
         for (char& c : text) {
@@ -110,7 +119,7 @@ std::vector<token> tokenize(std::string_view sql) {
 }
 
 class parser {
-public:
+ public:
   explicit parser(std::vector<token> toks) : toks_(std::move(toks)) {}
 
   parsed_sql parse_sql(std::size_t& idx) {
@@ -144,7 +153,7 @@ public:
     return sql;
   }
 
-private:
+ private:
   bool is(std::size_t idx, const char* text) const { return idx < toks_.size() && toks_[idx].text == text; }
   const std::string& at(std::size_t idx) const {
     if (idx >= toks_.size()) throw parse_failure("unexpected end");
@@ -160,8 +169,8 @@ private:
   void parse_col(std::size_t& idx) const {
     const token& t = toks_.at(idx);
     const bool name = !t.string && !t.number && !t.text.empty() &&
-                      (t.text == "*" || std::isalpha(static_cast<unsigned char>(t.text[0])) || t.text[0] == '_' ||
-                       static_cast<unsigned char>(t.text[0]) >= 0x80) &&
+                      (t.text == "*" || std::isalpha(static_cast<unsigned char>(t.text[0])) ||
+                       t.text[0] == '_' || static_cast<unsigned char>(t.text[0]) >= 0x80) &&
                       !is_clause_keyword(t.text);
     if (!name) throw parse_failure("not a column: " + t.text);
     ++idx;
@@ -234,7 +243,8 @@ private:
         ++end;
       }
       // process_sql parses toks[start:end] as a column unit (from `start`, before any '(').
-      parser sub(std::vector<token>(toks_.begin() + static_cast<long>(start), toks_.begin() + static_cast<long>(end)));
+      parser sub(std::vector<token>(toks_.begin() + static_cast<long>(start),
+                                    toks_.begin() + static_cast<long>(end)));
       std::size_t sub_idx = 0;
       sub.parse_col_unit(sub_idx);
       idx = end;
@@ -304,7 +314,8 @@ private:
         condition more = parse_condition(idx);
         if (!sql.from_conds.units.empty()) sql.from_conds.connectors.push_back("and");
         sql.from_conds.units.insert(sql.from_conds.units.end(), more.units.begin(), more.units.end());
-        sql.from_conds.connectors.insert(sql.from_conds.connectors.end(), more.connectors.begin(), more.connectors.end());
+        sql.from_conds.connectors.insert(sql.from_conds.connectors.end(), more.connectors.begin(),
+                                         more.connectors.end());
       }
       if (block) {
         expect(idx, ")");
@@ -343,8 +354,10 @@ private:
     ++idx;
     while (idx < toks_.size() && !(is_clause_keyword(toks_[idx].text) || is(idx, ")") || is(idx, ";"))) {
       sql.group_by.push_back(parse_col_unit(idx));
-      if (is(idx, ",")) ++idx;
-      else break;
+      if (is(idx, ","))
+        ++idx;
+      else
+        break;
     }
   }
 
@@ -363,8 +376,10 @@ private:
     while (idx < toks_.size() && !(is_clause_keyword(toks_[idx].text) || is(idx, ")") || is(idx, ";"))) {
       sql.order_by.push_back(parse_val_unit(idx));
       if (is(idx, "asc") || is(idx, "desc")) ++idx;
-      if (is(idx, ",")) ++idx;
-      else break;
+      if (is(idx, ","))
+        ++idx;
+      else
+        break;
     }
   }
 

@@ -11,7 +11,8 @@ namespace sqlmorph::core {
 
 std::string read_file(const std::filesystem::path& file) {
   std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw usage_error(file.string() + ": is a directory, not a file");
+  if (std::filesystem::is_directory(file, ec))
+    throw usage_error(file.string() + ": is a directory, not a file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw usage_error(file.string() + ": cannot be read: " + std::strerror(errno));
   std::ostringstream buf;

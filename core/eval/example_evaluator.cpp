@@ -27,9 +27,12 @@ std::optional<failure> failure_of(const query_outcome& o, query_role role) {
       }
       return std::nullopt;
     case query_status::error:
-      return failure{gold ? example_status::gold_error : example_status::pred_error, side + " query failed: " + o.message};
-    case query_status::timeout: return failure{example_status::timeout, side + " query timed out: " + o.message};
-    case query_status::db_missing: return failure{example_status::db_missing, o.message};
+      return failure{gold ? example_status::gold_error : example_status::pred_error,
+                     side + " query failed: " + o.message};
+    case query_status::timeout:
+      return failure{example_status::timeout, side + " query timed out: " + o.message};
+    case query_status::db_missing:
+      return failure{example_status::db_missing, o.message};
     case query_status::backend_error:
       return failure{example_status::backend_error, side + " query: backend failed: " + o.message};
   }
@@ -44,7 +47,8 @@ struct rewritten {
 
 }  // namespace
 
-example_evaluator::example_evaluator(query_executor& queries, std::vector<std::shared_ptr<const technique>> techniques,
+example_evaluator::example_evaluator(query_executor& queries,
+                                     std::vector<std::shared_ptr<const technique>> techniques,
                                      std::shared_ptr<const backend_routes> routes)
     : queries_(queries), techniques_(std::move(techniques)), routes_(std::move(routes)) {}
 
@@ -60,7 +64,10 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
     const std::string key = (role == query_role::gold ? "g\x1f" : "p\x1f") + sql;
     auto it = executed.find(key);
     if (it == executed.end()) {
-      it = executed.emplace(key, queries_.execute(role == query_role::gold ? gold_target : pred_target, sql, role)).first;
+      it =
+          executed
+              .emplace(key, queries_.execute(role == query_role::gold ? gold_target : pred_target, sql, role))
+              .first;
     }
     return *it->second;
   };
@@ -84,7 +91,8 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
     return rewrites.emplace(key, std::move(out)).first->second;
   };
 
-  const auto normalize = [&](const technique& t, const std::string& sql, const result& rows) -> const result& {
+  const auto normalize = [&](const technique& t, const std::string& sql,
+                             const result& rows) -> const result& {
     if (t.normalizers().empty()) return rows;
     const std::string key = t.normalizer_key() + "#" + sql;
     auto it = normalized.find(key);
@@ -121,10 +129,14 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
     std::optional<failure> gold_failure = gold ? failure_of(*gold, query_role::gold) : gold_sql.problem;
     std::optional<failure> pred_failure = pred ? failure_of(*pred, query_role::pred) : pred_sql.problem;
     std::optional<failure> problem;
-    if (gold_failure && gold_failure->status == example_status::db_missing) problem = gold_failure;
-    else if (pred_failure && pred_failure->status == example_status::db_missing) problem = pred_failure;
-    else if (gold_failure) problem = gold_failure;
-    else problem = pred_failure;
+    if (gold_failure && gold_failure->status == example_status::db_missing)
+      problem = gold_failure;
+    else if (pred_failure && pred_failure->status == example_status::db_missing)
+      problem = pred_failure;
+    else if (gold_failure)
+      problem = gold_failure;
+    else
+      problem = pred_failure;
 
     if (problem) {
       r.status = problem->status;

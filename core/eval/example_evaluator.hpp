@@ -13,7 +13,7 @@
 namespace sqlmorph::core {
 
 class example_evaluator {
-public:
+ public:
   /// `routes` says which backend runs each query.
   example_evaluator(query_executor& queries, std::vector<std::shared_ptr<const technique>> techniques,
                     std::shared_ptr<const backend_routes> routes);
@@ -24,7 +24,7 @@ public:
 
   const std::vector<std::shared_ptr<const technique>>& techniques() const noexcept { return techniques_; }
 
-private:
+ private:
   query_executor& queries_;
   std::vector<std::shared_ptr<const technique>> techniques_;
   std::shared_ptr<const backend_routes> routes_;

@@ -14,11 +14,12 @@
 namespace sqlmorph::core {
 
 class query_executor {
-public:
+ public:
   virtual ~query_executor() = default;
   /// The outcome of `sql` on the database `where` names (a backend and a target), run with the
   /// limits of `role` (gold or pred).
-  virtual std::shared_ptr<const query_outcome> execute(const query_target& where, std::string_view sql, query_role role) = 0;
+  virtual std::shared_ptr<const query_outcome> execute(const query_target& where, std::string_view sql,
+                                                       query_role role) = 0;
 };
 
 }  // namespace sqlmorph::core

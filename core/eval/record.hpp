@@ -14,16 +14,16 @@ namespace sqlmorph::core {
 /// How an example ended for a technique.
 enum class example_status {
   ok,
-  pred_error,       ///< the predicted query failed (syntax, missing table, refused write, several statements ...)
-  gold_error,       ///< the gold query failed
-  timeout,          ///< a query exceeded its time limit (the message says which)
-  db_missing,       ///< the database does not exist; metrics are null
-  truncated,        ///< a result exceeded the row or byte cap (the message says which)
+  pred_error,  ///< the predicted query failed (syntax, missing table, refused write, several statements ...)
+  gold_error,  ///< the gold query failed
+  timeout,     ///< a query exceeded its time limit (the message says which)
+  db_missing,  ///< the database does not exist; metrics are null
+  truncated,   ///< a result exceeded the row or byte cap (the message says which)
   backend_error,    ///< the backend failed (connection lost, server down)
   technique_error,  ///< a component of the technique failed on this example
-  script_error,     ///< a Lua hook of the technique failed on this example (message with file, line, traceback)
-  pred_missing,     ///< the prediction file has no prediction for this example
-  judge_error,      ///< a judge could not decide (records of judges only; the message says why)
+  script_error,  ///< a Lua hook of the technique failed on this example (message with file, line, traceback)
+  pred_missing,  ///< the prediction file has no prediction for this example
+  judge_error,   ///< a judge could not decide (records of judges only; the message says why)
 };
 /// How many statuses there are (the last one's value + 1).
 constexpr std::size_t example_status_count = static_cast<std::size_t>(example_status::judge_error) + 1;

@@ -55,7 +55,8 @@ record ask_judge(const example& ex, const configured_judge& judge, const judge_r
     verdict.ok = false;
     verdict.error = std::string("the judge failed: ") + e.what();
   }
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!verdict.ok) verdict.error += note;
   return judge_record(ex, judge, verdict, ms);
 }
@@ -131,7 +132,8 @@ std::vector<record> judge_panel::judge(const example& ex) {
     if (schema->ok) request.schema = schema->text;
   }
 
-  const std::string note = conn == nullptr && !problem.empty() ? " (database: " + problem + ")" : std::string();
+  const std::string note =
+      conn == nullptr && !problem.empty() ? " (database: " + problem + ")" : std::string();
   for (const configured_judge& j : judges_) out.push_back(ask_judge(ex, j, request, note));
   return out;
 }

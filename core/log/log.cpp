@@ -25,12 +25,17 @@ void setup_logging(int verbosity) {
     created = true;
   }
   spdlog::level::level_enum level = spdlog::level::info;
-  if (verbosity < 0) level = spdlog::level::err;
-  else if (verbosity == 1) level = spdlog::level::debug;
-  else if (verbosity >= 2) level = spdlog::level::trace;
+  if (verbosity < 0)
+    level = spdlog::level::err;
+  else if (verbosity == 1)
+    level = spdlog::level::debug;
+  else if (verbosity >= 2)
+    level = spdlog::level::trace;
   spdlog::set_level(level);
 }
 
-const sqlmorph_host_v1* host_services() noexcept { return &services; }
+const sqlmorph_host_v1* host_services() noexcept {
+  return &services;
+}
 
 }  // namespace sqlmorph::core

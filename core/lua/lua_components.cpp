@@ -69,15 +69,19 @@ double lua_cell_matcher::do_similarity_(const value& gold, const value& pred) co
     push_value(L, pred);
     rt.protected_call(2, 1);
     const int type = lua_type(L, -1);
-    if (type == LUA_TBOOLEAN) s = lua_toboolean(L, -1) ? 1.0 : 0.0;
-    else if (type == LUA_TNUMBER) s = lua_tonumber(L, -1);
+    if (type == LUA_TBOOLEAN)
+      s = lua_toboolean(L, -1) ? 1.0 : 0.0;
+    else if (type == LUA_TNUMBER)
+      s = lua_tonumber(L, -1);
     lua_pop(L, 1);
-    if (type != LUA_TBOOLEAN && type != LUA_TNUMBER) fail(fn_, "the cell matcher must return a number or a boolean");
+    if (type != LUA_TBOOLEAN && type != LUA_TNUMBER)
+      fail(fn_, "the cell matcher must return a number or a boolean");
   });
   return s;
 }
 
-scores lua_scorer::do_score_(const match_input& in, const column_alignment& columns, const row_match& rows) const {
+scores lua_scorer::do_score_(const match_input& in, const column_alignment& columns,
+                             const row_match& rows) const {
   scores out;
   fn_.home->with_runtime([&](lua_runtime& rt) {
     lua_State* L = rt.state();
@@ -134,11 +138,13 @@ scores lua_scorer::do_score_(const match_input& in, const column_alignment& colu
         const double v = lua_isboolean(L, -1) ? (lua_toboolean(L, -1) ? 1.0 : 0.0) : lua_tonumber(L, -1);
         if (!(v >= 0.0 && v <= 1.0)) {
           lua_pop(L, 2);
-          fail(fn_, std::string("the scorer returned ") + name + " = " + std::to_string(v) + ", outside [0, 1]");
+          fail(fn_,
+               std::string("the scorer returned ") + name + " = " + std::to_string(v) + ", outside [0, 1]");
         }
         if (!defined) {
           lua_pop(L, 2);
-          fail(fn_, std::string("the scorer returned ") + name + ", which its declaration's metrics do not list");
+          fail(fn_,
+               std::string("the scorer returned ") + name + ", which its declaration's metrics do not list");
         }
         slot = v;
       }
@@ -155,12 +161,18 @@ scores lua_scorer::do_score_(const match_input& in, const column_alignment& colu
         const std::string key = lua_tostring(L, -2);
         if (key != "EX" && key != "EXP" && key != "EXR" && key != "F1") {
           switch (lua_type(L, -1)) {
-            case LUA_TBOOLEAN: out.extra.push_back({key, static_cast<bool>(lua_toboolean(L, -1))}); break;
-            case LUA_TNUMBER:
-              if (lua_isinteger(L, -1)) out.extra.push_back({key, static_cast<std::int64_t>(lua_tointeger(L, -1))});
-              else out.extra.push_back({key, lua_tonumber(L, -1)});
+            case LUA_TBOOLEAN:
+              out.extra.push_back({key, static_cast<bool>(lua_toboolean(L, -1))});
               break;
-            case LUA_TSTRING: out.extra.push_back({key, std::string(lua_tostring(L, -1))}); break;
+            case LUA_TNUMBER:
+              if (lua_isinteger(L, -1))
+                out.extra.push_back({key, static_cast<std::int64_t>(lua_tointeger(L, -1))});
+              else
+                out.extra.push_back({key, lua_tonumber(L, -1)});
+              break;
+            case LUA_TSTRING:
+              out.extra.push_back({key, std::string(lua_tostring(L, -1))});
+              break;
             default:
               lua_pop(L, 3);
               fail(fn_, "extra field '" + key + "' must be a boolean, number or string");

@@ -22,13 +22,13 @@ struct lua_function_ref {
 
 /// `function(value) return value end`, applied to every cell of both results.
 class lua_normalizer final : public normalizer {
-public:
+ public:
   explicit lua_normalizer(lua_function_ref fn) : fn_(std::move(fn)) {}
 
-protected:
+ protected:
   result do_normalize_(const result& in) const override;
 
-private:
+ private:
   lua_function_ref fn_;
 };
 
@@ -36,30 +36,31 @@ private:
 /// every pair), or `key(value) -> value` (an equivalence: cells match when their keys are equal,
 /// and row matchers index them by key).
 class lua_cell_matcher final : public cell_matcher {
-public:
+ public:
   enum class mode { similarity, key };
   lua_cell_matcher(lua_function_ref fn, mode m) : fn_(std::move(fn)), mode_(m) {}
   bool is_equivalence() const noexcept override { return mode_ == mode::key; }
   std::uint64_t equivalence_hash(const value& v) const override;
 
-protected:
+ protected:
   double do_similarity_(const value& gold, const value& pred) const override;
 
-private:
+ private:
   lua_function_ref fn_;
   mode mode_;
 };
 
 /// `function(gold, pred, context) return {EX = ..., EXP = ..., extra_field = ...} end`.
 class lua_scorer final : public scorer {
-public:
+ public:
   lua_scorer(lua_function_ref fn, metric_set metrics) : fn_(std::move(fn)), metrics_(metrics) {}
   metric_set metrics() const noexcept override { return metrics_; }
 
-protected:
-  scores do_score_(const match_input& in, const column_alignment& columns, const row_match& rows) const override;
+ protected:
+  scores do_score_(const match_input& in, const column_alignment& columns,
+                   const row_match& rows) const override;
 
-private:
+ private:
   lua_function_ref fn_;
   metric_set metrics_;
 };

@@ -7,9 +7,9 @@
 
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
-#include "runner/evaluation_runner.hpp"
 #include "lua/sqlmorph_module.hpp"
 #include "output/text_table.hpp"
+#include "runner/evaluation_runner.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -40,8 +40,10 @@ void push_examples(lua_State* L, example_list examples) {
 std::optional<std::string> opt_string(lua_State* L, int table, const char* field) {
   lua_getfield(L, table, field);
   std::optional<std::string> out;
-  if (lua_type(L, -1) == LUA_TSTRING) out = lua_tostring(L, -1);
-  else if (!lua_isnil(L, -1)) throw usage_error(std::string("'") + field + "' must be a string");
+  if (lua_type(L, -1) == LUA_TSTRING)
+    out = lua_tostring(L, -1);
+  else if (!lua_isnil(L, -1))
+    throw usage_error(std::string("'") + field + "' must be a string");
   lua_pop(L, 1);
   return out;
 }
@@ -52,7 +54,8 @@ std::string required_string(lua_State* L, int table, const char* field, const ch
   return *v;
 }
 
-// sqlmorph.spider{ gold = FILE, db_root = DIR, systems = { {name = N, pred = FILE}, ... } or { N = FILE, ... },
+// sqlmorph.spider{ gold = FILE, db_root = DIR, systems = { {name = N, pred = FILE}, ... } or { N = FILE, ...
+// },
 //                  pred_tabs = "official" | "keep" }
 int spider(lua_State* L, lua_module_context&) {
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -61,12 +64,15 @@ int spider(lua_State* L, lua_module_context&) {
   const prediction_tabs tabs = parse_prediction_tabs(opt_string(L, 1, "pred_tabs").value_or("official"));
   std::vector<std::pair<std::string, std::string>> systems;
   lua_getfield(L, 1, "systems");
-  if (!lua_istable(L, -1)) throw usage_error("sqlmorph.spider: 'systems' is required: { {name = ..., pred = ...}, ... }");
+  if (!lua_istable(L, -1))
+    throw usage_error("sqlmorph.spider: 'systems' is required: { {name = ..., pred = ...}, ... }");
   const int list = lua_gettop(L);
   const auto n = static_cast<int>(lua_rawlen(L, list));
   for (int i = 1; i <= n; ++i) {
     lua_rawgeti(L, list, i);
-    if (!lua_istable(L, -1)) throw usage_error("sqlmorph.spider: systems[" + std::to_string(i) + "] must be {name = ..., pred = ...}");
+    if (!lua_istable(L, -1))
+      throw usage_error("sqlmorph.spider: systems[" + std::to_string(i) +
+                        "] must be {name = ..., pred = ...}");
     systems.push_back({required_string(L, lua_gettop(L), "name", "sqlmorph.spider systems"),
                        required_string(L, lua_gettop(L), "pred", "sqlmorph.spider systems")});
     lua_pop(L, 1);
@@ -112,7 +118,7 @@ std::vector<configured_judge> judges_field(lua_State* L, int table, lua_module_c
   std::vector<configured_judge> out;
   lua_getfield(L, table, "judges");
   const int judges = lua_gettop(L);  // stack: ..., judges
-  bool single = false;  // one component object, not a list
+  bool single = false;               // one component object, not a list
   if (lua_istable(L, judges) && lua_getmetatable(L, judges)) {
     luaL_getmetatable(L, "sqlmorph.component");
     single = lua_rawequal(L, -1, -2);
@@ -134,7 +140,8 @@ std::vector<configured_judge> judges_field(lua_State* L, int table, lua_module_c
       } else {
         component_spec spec = lua_component_spec(L, index, "judge", what, ctx);
         std::string n = name ? *name : spec.name;
-        out.push_back(make_judge(*ctx.registry, std::move(n), std::move(spec), origin.empty() ? "script" : origin));
+        out.push_back(
+            make_judge(*ctx.registry, std::move(n), std::move(spec), origin.empty() ? "script" : origin));
       }
     };
     const auto n = static_cast<int>(lua_rawlen(L, judges));
@@ -157,7 +164,8 @@ std::vector<configured_judge> judges_field(lua_State* L, int table, lua_module_c
       lua_pop(L, 1);
     }
   } else if (!lua_isnil(L, judges)) {
-    throw usage_error("sqlmorph.evaluate: 'judges' must be \"a,b\" or a list of judge names and sqlmorph.judges.NAME{...}");
+    throw usage_error(
+        "sqlmorph.evaluate: 'judges' must be \"a,b\" or a list of judge names and sqlmorph.judges.NAME{...}");
   }
   lua_pop(L, 1);
   check_unique_judge_names(out);
@@ -165,8 +173,10 @@ std::vector<configured_judge> judges_field(lua_State* L, int table, lua_module_c
 }
 
 void push_optional(lua_State* L, const std::optional<double>& v) {
-  if (v) lua_pushnumber(L, *v);
-  else lua_pushnil(L);
+  if (v)
+    lua_pushnumber(L, *v);
+  else
+    lua_pushnil(L);
 }
 
 // sqlmorph.evaluate{ examples = E or {E1, E2}, techniques = "all" or {...}, penalize = "true"|"false"|"both",
@@ -174,7 +184,8 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 //                    backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id = NAME },
 //                    backends = { NAME, ... } (each example on each, systems SYSTEM@NAME),
 //                    out = DIR, resume = bool, cache = DIR, progress = "none"|"auto"|"bar"|"lines",
-//                    on_script_error = "mark"|"abort", judges = "a,b" | { NAME, sqlmorph.judges.X{...}, ... } }
+//                    on_script_error = "mark"|"abort", judges = "a,b" | { NAME, sqlmorph.judges.X{...}, ... }
+//                    }
 int evaluate(lua_State* L, lua_module_context& ctx) {
   luaL_checktype(L, 1, LUA_TTABLE);
   if (ctx.replay()) throw usage_error("sqlmorph.evaluate cannot run inside a technique script");
@@ -191,7 +202,8 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
       lua_pop(L, 1);
     }
   } else {
-    throw usage_error("sqlmorph.evaluate: 'examples' is required (from sqlmorph.spider{...} or sqlmorph.cases{...})");
+    throw usage_error(
+        "sqlmorph.evaluate: 'examples' is required (from sqlmorph.spider{...} or sqlmorph.cases{...})");
   }
   lua_pop(L, 1);
 
@@ -205,7 +217,8 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     const auto n = static_cast<int>(lua_rawlen(L, -1));
     for (int i = 1; i <= n; ++i) {
       lua_rawgeti(L, -1, i);
-      if (lua_type(L, -1) != LUA_TSTRING) throw usage_error("sqlmorph.evaluate: 'techniques' lists technique names");
+      if (lua_type(L, -1) != LUA_TSTRING)
+        throw usage_error("sqlmorph.evaluate: 'techniques' lists technique names");
       techniques.emplace_back(lua_tostring(L, -1));
       lua_pop(L, 1);
     }
@@ -216,8 +229,10 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
 
   std::string penalize = "true";
   lua_getfield(L, 1, "penalize");
-  if (lua_isboolean(L, -1)) penalize = lua_toboolean(L, -1) ? "true" : "false";
-  else if (lua_type(L, -1) == LUA_TSTRING) penalize = lua_tostring(L, -1);
+  if (lua_isboolean(L, -1))
+    penalize = lua_toboolean(L, -1) ? "true" : "false";
+  else if (lua_type(L, -1) == LUA_TSTRING)
+    penalize = lua_tostring(L, -1);
   lua_pop(L, 1);
 
   evaluation_settings settings;
@@ -226,26 +241,34 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   base.max_rows = ctx.config->run.max_rows;
   base.max_bytes = ctx.config->run.max_result_bytes;
   settings.gold_limits = settings.pred_limits = base;
-  if (ctx.config->run.gold_timeout_seconds) settings.gold_limits.timeout_seconds = *ctx.config->run.gold_timeout_seconds;
-  if (ctx.config->run.pred_timeout_seconds) settings.pred_limits.timeout_seconds = *ctx.config->run.pred_timeout_seconds;
+  if (ctx.config->run.gold_timeout_seconds)
+    settings.gold_limits.timeout_seconds = *ctx.config->run.gold_timeout_seconds;
+  if (ctx.config->run.pred_timeout_seconds)
+    settings.pred_limits.timeout_seconds = *ctx.config->run.pred_timeout_seconds;
   const auto number_field = [&](const char* field) -> std::optional<double> {
     lua_getfield(L, 1, field);
     std::optional<double> v;
-    if (lua_isnumber(L, -1)) v = lua_tonumber(L, -1);
-    else if (!lua_isnil(L, -1)) throw usage_error(std::string("sqlmorph.evaluate: '") + field + "' must be a number");
+    if (lua_isnumber(L, -1))
+      v = lua_tonumber(L, -1);
+    else if (!lua_isnil(L, -1))
+      throw usage_error(std::string("sqlmorph.evaluate: '") + field + "' must be a number");
     lua_pop(L, 1);
     return v;
   };
-  if (const auto t = number_field("timeout")) settings.gold_limits.timeout_seconds = settings.pred_limits.timeout_seconds = *t;
+  if (const auto t = number_field("timeout"))
+    settings.gold_limits.timeout_seconds = settings.pred_limits.timeout_seconds = *t;
   if (const auto t = number_field("gold_timeout")) settings.gold_limits.timeout_seconds = *t;
   if (const auto t = number_field("pred_timeout")) settings.pred_limits.timeout_seconds = *t;
-  if (const auto n = number_field("max_rows")) settings.gold_limits.max_rows = settings.pred_limits.max_rows = static_cast<std::uint64_t>(*n);
+  if (const auto n = number_field("max_rows"))
+    settings.gold_limits.max_rows = settings.pred_limits.max_rows = static_cast<std::uint64_t>(*n);
   settings.jobs = static_cast<unsigned>(number_field("jobs").value_or(ctx.config->run.jobs));
   lua_getfield(L, 1, "resume");
   settings.resume = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
-  if (const auto cache = opt_string(L, 1, "cache")) settings.cache_dir = std::filesystem::path(*cache);
-  else settings.cache_dir = ctx.config->run.cache_dir;
+  if (const auto cache = opt_string(L, 1, "cache"))
+    settings.cache_dir = std::filesystem::path(*cache);
+  else
+    settings.cache_dir = ctx.config->run.cache_dir;
   settings.progress = parse_progress_mode(opt_string(L, 1, "progress").value_or("none"));
   route_choice routes;
   routes.backend = opt_string(L, 1, "backend");
@@ -271,7 +294,8 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     const auto n = static_cast<int>(lua_rawlen(L, -1));
     for (int i = 1; i <= n; ++i) {
       lua_rawgeti(L, -1, i);
-      if (lua_type(L, -1) != LUA_TSTRING) throw usage_error("sqlmorph.evaluate: 'backends' lists backend names");
+      if (lua_type(L, -1) != LUA_TSTRING)
+        throw usage_error("sqlmorph.evaluate: 'backends' lists backend names");
       side_by_side.emplace_back(lua_tostring(L, -1));
       lua_pop(L, 1);
     }
@@ -283,14 +307,16 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   settings.routes = backend_routes::make(*ctx.config, *ctx.registry, routes, side_by_side);
   settings.techniques = ctx.catalog->assemble(techniques, parse_penalize_choice(penalize), *ctx.registry);
   settings.judges = judges_field(L, 1, ctx);
-  settings.on_script_error = parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(
-      ctx.config->lua.on_error));
+  settings.on_script_error =
+      parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(ctx.config->lua.on_error));
   if (const auto out = opt_string(L, 1, "out")) settings.out_dir = std::filesystem::path(*out);
 
   const evaluation_outcome outcome = run_evaluation(examples, settings);
-  if (outcome.stats.interrupted) throw usage_error("sqlmorph.evaluate was interrupted; evaluate with resume = true to continue");
+  if (outcome.stats.interrupted)
+    throw usage_error("sqlmorph.evaluate was interrupted; evaluate with resume = true to continue");
 
-  // { examples, wall_seconds, out, rows = { {system, technique, penalize, count, scored, EX, EXP, EXR, F1, statuses}, ... } }
+  // { examples, wall_seconds, out, rows = { {system, technique, penalize, count, scored, EX, EXP, EXR, F1,
+  // statuses}, ... } }
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, static_cast<lua_Integer>(outcome.examples));
   lua_setfield(L, -2, "examples");
@@ -443,7 +469,8 @@ int write_file(lua_State* L, lua_module_context&) {
 }  // namespace
 
 void add_experiment_functions(lua_State* L, lua_module_context& ctx) {
-  static const luaL_Reg examples_meta[] = {{"__gc", &examples_gc}, {"__len", &examples_len}, {nullptr, nullptr}};
+  static const luaL_Reg examples_meta[] = {
+      {"__gc", &examples_gc}, {"__len", &examples_len}, {nullptr, nullptr}};
   luaL_newmetatable(L, examples_type);
   luaL_setfuncs(L, examples_meta, 0);
   lua_pop(L, 1);

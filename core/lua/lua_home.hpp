@@ -20,7 +20,7 @@
 namespace sqlmorph::core {
 
 class lua_home {
-public:
+ public:
   virtual ~lua_home() = default;
   /// Calls `f` with the runtime where this home's functions live for the calling thread.
   virtual void with_runtime(const std::function<void(lua_runtime&)>& f) = 0;
@@ -32,12 +32,12 @@ int register_function(lua_State* L, int index);
 void push_function(lua_State* L, int id);
 
 class shared_home final : public lua_home {
-public:
+ public:
   explicit shared_home(std::shared_ptr<lua_runtime> runtime)
       : runtime_(std::move(runtime)), owner_(std::this_thread::get_id()) {}
   void with_runtime(const std::function<void(lua_runtime&)>& f) override;
 
-private:
+ private:
   std::shared_ptr<lua_runtime> runtime_;
   std::thread::id owner_;
   std::mutex mutex_;
@@ -53,12 +53,12 @@ struct lua_replay_recipe {
 };
 
 class replayed_home final : public lua_home {
-public:
+ public:
   replayed_home(std::shared_ptr<lua_runtime> original, std::shared_ptr<const lua_replay_recipe> recipe)
       : original_(std::move(original)), owner_(std::this_thread::get_id()), recipe_(std::move(recipe)) {}
   void with_runtime(const std::function<void(lua_runtime&)>& f) override;
 
-private:
+ private:
   std::shared_ptr<lua_runtime> original_;
   std::thread::id owner_;
   std::shared_ptr<const lua_replay_recipe> recipe_;

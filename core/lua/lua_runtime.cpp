@@ -12,10 +12,10 @@ namespace sqlmorph::core {
 namespace {
 
 // Functions of the base library a script may use (no dofile, loadfile, load, collectgarbage).
-constexpr const char* allowed_base[] = {"assert", "error",    "ipairs",   "next",         "pairs",  "pcall",
-                                        "print",  "rawequal", "rawget",   "rawlen",       "rawset", "select",
-                                        "tonumber", "tostring", "type",   "xpcall",       "setmetatable",
-                                        "getmetatable", "_VERSION"};
+constexpr const char* allowed_base[] = {"assert", "error",        "ipairs",       "next",     "pairs",
+                                        "pcall",  "print",        "rawequal",     "rawget",   "rawlen",
+                                        "rawset", "select",       "tonumber",     "tostring", "type",
+                                        "xpcall", "setmetatable", "getmetatable", "_VERSION"};
 constexpr const char* allowed_libraries[] = {"string", "table", "math", "utf8", "coroutine"};
 constexpr const char* allowed_os[] = {"clock", "time", "date", "difftime"};
 
@@ -48,7 +48,8 @@ int sandbox_newindex(lua_State* L) {
 bool valid_module_name(std::string_view name) {
   if (name.empty() || name.size() > 128) return false;
   for (char c : name) {
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.')) return false;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.'))
+      return false;
   }
   return name.front() != '.' && name.find("..") == std::string_view::npos;
 }
@@ -192,7 +193,8 @@ void lua_runtime::protected_call(int nargs, int nresults) {
   budget_left_ = saved_budget;
   lua_remove(L_, base);
   if (rc == LUA_OK) return;
-  std::string message = lua_type(L_, -1) == LUA_TSTRING ? lua_tostring(L_, -1) : "error object is not a string";
+  std::string message =
+      lua_type(L_, -1) == LUA_TSTRING ? lua_tostring(L_, -1) : "error object is not a string";
   lua_pop(L_, 1);
   std::string traceback;
   if (lua_getfield(L_, LUA_REGISTRYINDEX, "sqlmorph.last_traceback") == LUA_TSTRING && rc == LUA_ERRRUN) {
@@ -216,7 +218,8 @@ void lua_runtime::load_chunk(std::string_view code, const std::string& chunkname
   if (lua_setupvalue(L_, -2, 1) == nullptr) lua_pop(L_, 1);  // a chunk always has _ENV first
 }
 
-void lua_runtime::run_file(const std::filesystem::path& file, int nresults, const std::vector<std::string>& args) {
+void lua_runtime::run_file(const std::filesystem::path& file, int nresults,
+                           const std::vector<std::string>& args) {
   std::string code;
   try {
     code = read_file(file);
@@ -278,7 +281,8 @@ int lua_runtime::sandboxed_require(lua_State* L) {
     lua_setfield(L, -3, name);
     return 1;
   }
-  return luaL_error(L, "module '%s' not found; searched:%s", name, searched.empty() ? " (no [lua] lib_dirs)" : searched.c_str());
+  return luaL_error(L, "module '%s' not found; searched:%s", name,
+                    searched.empty() ? " (no [lua] lib_dirs)" : searched.c_str());
 }
 
 }  // namespace sqlmorph::core

@@ -40,19 +40,20 @@ struct lua_limits {
 
 /// Debug-build check that a scope leaves the Lua stack as it found it (plus `pushed` values).
 class lua_stack_guard {
-public:
-  explicit lua_stack_guard(lua_State* L, int pushed = 0) noexcept : L_(L), expected_(lua_gettop(L) + pushed) {}
+ public:
+  explicit lua_stack_guard(lua_State* L, int pushed = 0) noexcept
+      : L_(L), expected_(lua_gettop(L) + pushed) {}
   ~lua_stack_guard() noexcept;
   lua_stack_guard(const lua_stack_guard&) = delete;
   lua_stack_guard& operator=(const lua_stack_guard&) = delete;
 
-private:
+ private:
   lua_State* L_;
   int expected_;
 };
 
 class lua_runtime {
-public:
+ public:
   lua_runtime(lua_limits limits, std::vector<std::filesystem::path> lib_dirs);
   ~lua_runtime();
   lua_runtime(const lua_runtime&) = delete;
@@ -83,7 +84,7 @@ public:
   /// Keeps `object` alive as long as this runtime (e.g. the context its module functions use).
   void attach(std::shared_ptr<void> object) { attachments_.push_back(std::move(object)); }
 
-private:
+ private:
   static void* allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) noexcept;
   static void count_hook(lua_State* L, lua_Debug* ar);
   static int traceback_handler(lua_State* L);

@@ -63,27 +63,38 @@ void check_options(lua_State* L, int options, const component_info& info) {
     if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "%s: options are named (option = value)", who.c_str());
     const std::string name = lua_tostring(L, -2);
     const option_decl* decl = info.find_option(name);
-    if (decl == nullptr) luaL_error(L, "%s: unknown option '%s'; %s", who.c_str(), name.c_str(), option_names(info).c_str());
+    if (decl == nullptr)
+      luaL_error(L, "%s: unknown option '%s'; %s", who.c_str(), name.c_str(), option_names(info).c_str());
     const int t = lua_type(L, -1);
     bool ok = false;
-    if (decl->type == "bool") ok = t == LUA_TBOOLEAN;
-    else if (decl->type == "int") ok = t == LUA_TNUMBER && (lua_isinteger(L, -1) || std::floor(lua_tonumber(L, -1)) == lua_tonumber(L, -1));
-    else if (decl->type == "double") ok = t == LUA_TNUMBER;
-    else if (decl->type == "string") ok = t == LUA_TSTRING;
-    else ok = t == LUA_TSTRING || (is_component(L, -1) && field_string(L, lua_gettop(L), "kind") == decl->type);
+    if (decl->type == "bool")
+      ok = t == LUA_TBOOLEAN;
+    else if (decl->type == "int")
+      ok = t == LUA_TNUMBER &&
+           (lua_isinteger(L, -1) || std::floor(lua_tonumber(L, -1)) == lua_tonumber(L, -1));
+    else if (decl->type == "double")
+      ok = t == LUA_TNUMBER;
+    else if (decl->type == "string")
+      ok = t == LUA_TSTRING;
+    else
+      ok = t == LUA_TSTRING || (is_component(L, -1) && field_string(L, lua_gettop(L), "kind") == decl->type);
     if (!ok) {
-      luaL_error(L, "%s: option '%s' must be %s, got %s", who.c_str(), name.c_str(),
-                 (decl->type == "bool" || decl->type == "int" || decl->type == "double" || decl->type == "string")
-                     ? ("a " + decl->type).c_str()
-                     : ("a " + decl->type + " (sqlmorph." + namespace_of(decl->type) + ".NAME{...}) or its name").c_str(),
-                 is_component(L, -1) ? ("a " + field_string(L, lua_gettop(L), "kind")).c_str() : luaL_typename(L, -1));
+      luaL_error(
+          L, "%s: option '%s' must be %s, got %s", who.c_str(), name.c_str(),
+          (decl->type == "bool" || decl->type == "int" || decl->type == "double" || decl->type == "string")
+              ? ("a " + decl->type).c_str()
+              : ("a " + decl->type + " (sqlmorph." + namespace_of(decl->type) + ".NAME{...}) or its name")
+                    .c_str(),
+          is_component(L, -1) ? ("a " + field_string(L, lua_gettop(L), "kind")).c_str()
+                              : luaL_typename(L, -1));
     }
     lua_pop(L, 1);
   }
 }
 
 // Pushes a component object {kind, name, options} / {kind, name, custom}.
-void push_component(lua_State* L, const std::string& kind, const std::string& name, int options_index, int custom_id) {
+void push_component(lua_State* L, const std::string& kind, const std::string& name, int options_index,
+                    int custom_id) {
   lua_createtable(L, 0, 4);
   lua_pushstring(L, kind.c_str());
   lua_setfield(L, -2, "kind");
@@ -153,7 +164,8 @@ int component_tostring(lua_State* L) {
 }
 
 // The component_spec of a component object (or name) at `index`, which must be of `kind`.
-component_spec spec_of(lua_State* L, int index, const std::string& kind, const std::string& what, lua_module_context& ctx) {
+component_spec spec_of(lua_State* L, int index, const std::string& kind, const std::string& what,
+                       lua_module_context& ctx) {
   index = lua_absindex(L, index);
   if (lua_type(L, index) == LUA_TSTRING) return component_spec(lua_tostring(L, index));
   if (!is_component(L, index)) {
@@ -162,7 +174,8 @@ component_spec spec_of(lua_State* L, int index, const std::string& kind, const s
   }
   const std::string actual = field_string(L, index, "kind");
   const std::string name = field_string(L, index, "name");
-  if (actual != kind) throw usage_error(what + " must be a " + kind + ", got the " + actual + " '" + name + "'");
+  if (actual != kind)
+    throw usage_error(what + " must be a " + kind + ", got the " + actual + " '" + name + "'");
   component_spec spec(name);
   lua_getfield(L, index, "custom");
   if (lua_isinteger(L, -1)) {
@@ -183,17 +196,23 @@ component_spec spec_of(lua_State* L, int index, const std::string& kind, const s
       const std::string key = lua_tostring(L, -2);
       spec_value v;
       switch (lua_type(L, -1)) {
-        case LUA_TBOOLEAN: v = static_cast<bool>(lua_toboolean(L, -1)); break;
-        case LUA_TNUMBER:
-          if (lua_isinteger(L, -1)) v = static_cast<std::int64_t>(lua_tointeger(L, -1));
-          else v = lua_tonumber(L, -1);
+        case LUA_TBOOLEAN:
+          v = static_cast<bool>(lua_toboolean(L, -1));
           break;
-        case LUA_TSTRING: v = std::string(lua_tostring(L, -1)); break;
+        case LUA_TNUMBER:
+          if (lua_isinteger(L, -1))
+            v = static_cast<std::int64_t>(lua_tointeger(L, -1));
+          else
+            v = lua_tonumber(L, -1);
+          break;
+        case LUA_TSTRING:
+          v = std::string(lua_tostring(L, -1));
+          break;
         default: {
           const component_info* info = ctx.registry->find(kind, name);
           const option_decl* decl = info ? info->find_option(key) : nullptr;
-          v = std::make_shared<const component_spec>(
-              spec_of(L, -1, decl ? decl->type : field_string(L, lua_gettop(L), "kind"), what + "." + key, ctx));
+          v = std::make_shared<const component_spec>(spec_of(
+              L, -1, decl ? decl->type : field_string(L, lua_gettop(L), "kind"), what + "." + key, ctx));
         }
       }
       spec.options[key] = std::move(v);
@@ -226,8 +245,8 @@ std::vector<component_spec> spec_list(lua_State* L, int table, const char* field
 // sqlmorph.technique{ name, description, rewriters, normalize, columns, rows, scorer }
 int technique_declaration(lua_State* L, lua_module_context& ctx) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  static const std::set<std::string> fields = {"name",   "description", "rewriters", "normalize", "normalizers",
-                                               "columns", "rows",        "scorer"};
+  static const std::set<std::string> fields = {"name",        "description", "rewriters", "normalize",
+                                               "normalizers", "columns",     "rows",      "scorer"};
   lua_pushnil(L);
   while (lua_next(L, 1) != 0) {
     const std::string key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
@@ -289,8 +308,8 @@ int function_argument(lua_State* L, const char* what, const char* field) {
     if (lua_isfunction(L, -1)) return lua_gettop(L);
     lua_pop(L, 1);
   }
-  throw usage_error(std::string(what) + " needs a function: " + what + "(function(...) ... end) or " + what + "{" +
-                    field + " = function(...) ... end}");
+  throw usage_error(std::string(what) + " needs a function: " + what + "(function(...) ... end) or " + what +
+                    "{" + field + " = function(...) ... end}");
 }
 
 template <class Make>
@@ -305,7 +324,8 @@ int custom_component(lua_State* L, lua_module_context& ctx, const char* kind, in
 int new_normalizer(lua_State* L, lua_module_context& ctx) {
   const int fn = function_argument(L, "sqlmorph.normalizer", "fn");
   return custom_component(L, ctx, "normalizer", fn, [](lua_function_ref ref) {
-    return std::shared_ptr<const void>(std::shared_ptr<const normalizer>(std::make_shared<lua_normalizer>(std::move(ref))));
+    return std::shared_ptr<const void>(
+        std::shared_ptr<const normalizer>(std::make_shared<lua_normalizer>(std::move(ref))));
   });
 }
 
@@ -340,11 +360,16 @@ int new_scorer(lua_State* L, lua_module_context& ctx) {
         lua_rawgeti(L, -1, i);
         const std::string m = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
         lua_pop(L, 1);
-        if (m == "EX") metrics.ex = true;
-        else if (m == "EXP") metrics.exp = true;
-        else if (m == "EXR") metrics.exr = true;
-        else if (m == "F1") metrics.f1 = true;
-        else throw usage_error("sqlmorph.scorer: metrics are \"EX\", \"EXP\", \"EXR\", \"F1\", not '" + m + "'");
+        if (m == "EX")
+          metrics.ex = true;
+        else if (m == "EXP")
+          metrics.exp = true;
+        else if (m == "EXR")
+          metrics.exr = true;
+        else if (m == "F1")
+          metrics.f1 = true;
+        else
+          throw usage_error("sqlmorph.scorer: metrics are \"EX\", \"EXP\", \"EXR\", \"F1\", not '" + m + "'");
       }
     } else if (!lua_isnil(L, -1)) {
       throw usage_error("sqlmorph.scorer: 'metrics' must be a list such as {\"EX\", \"F1\"}");
@@ -352,7 +377,8 @@ int new_scorer(lua_State* L, lua_module_context& ctx) {
     lua_pop(L, 1);
   }
   return custom_component(L, ctx, "scorer", fn, [metrics](lua_function_ref ref) {
-    return std::shared_ptr<const void>(std::shared_ptr<const scorer>(std::make_shared<lua_scorer>(std::move(ref), metrics)));
+    return std::shared_ptr<const void>(
+        std::shared_ptr<const scorer>(std::make_shared<lua_scorer>(std::move(ref), metrics)));
   });
 }
 

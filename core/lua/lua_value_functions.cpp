@@ -63,12 +63,14 @@ int number(lua_State* L, lua_module_context&) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   std::int64_t i = 0;
   const char* first = text.data() + (!text.empty() && text[0] == '+' ? 1 : 0);
-  if (auto [p, ec] = std::from_chars(first, text.data() + text.size(), i); ec == std::errc() && p == text.data() + text.size() && !text.empty()) {
+  if (auto [p, ec] = std::from_chars(first, text.data() + text.size(), i);
+      ec == std::errc() && p == text.data() + text.size() && !text.empty()) {
     lua_pushinteger(L, i);
     return 1;
   }
   double d = 0;
-  if (auto [p, ec] = std::from_chars(first, text.data() + text.size(), d); ec == std::errc() && p == text.data() + text.size() && !text.empty()) {
+  if (auto [p, ec] = std::from_chars(first, text.data() + text.size(), d);
+      ec == std::errc() && p == text.data() + text.size() && !text.empty()) {
     lua_pushnumber(L, d);
     return 1;
   }

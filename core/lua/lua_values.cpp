@@ -8,14 +8,17 @@ namespace {
 constexpr const char* null_type = "sqlmorph.null";
 constexpr const char* blob_type = "sqlmorph.blob";
 constexpr const char* result_type = "sqlmorph.result";
-constexpr const char* null_value_key = "sqlmorph.null_value";  // the singleton (null_type names its metatable)
+constexpr const char* null_value_key =
+    "sqlmorph.null_value";  // the singleton (null_type names its metatable)
 
 int null_tostring(lua_State* L) {
   lua_pushliteral(L, "NULL");
   return 1;
 }
 
-std::string* check_blob(lua_State* L, int index) { return static_cast<std::string*>(luaL_checkudata(L, index, blob_type)); }
+std::string* check_blob(lua_State* L, int index) {
+  return static_cast<std::string*>(luaL_checkudata(L, index, blob_type));
+}
 
 int blob_gc(lua_State* L) {
   check_blob(L, 1)->~basic_string();
@@ -59,7 +62,9 @@ int new_blob(lua_State* L) {
 
 const result& check_result(lua_State* L, int index) {
   auto** slot = static_cast<const result**>(luaL_checkudata(L, index, result_type));
-  if (*slot == nullptr) luaL_error(L, "this result is no longer available (a result is only valid during the call it was passed to)");
+  if (*slot == nullptr)
+    luaL_error(
+        L, "this result is no longer available (a result is only valid during the call it was passed to)");
   return **slot;
 }
 
@@ -157,8 +162,11 @@ void make_metatable(lua_State* L, const char* name, const luaL_Reg* methods, con
 
 void open_value_types(lua_State* L) {
   static const luaL_Reg null_meta[] = {{"__tostring", &null_tostring}, {nullptr, nullptr}};
-  static const luaL_Reg blob_meta[] = {
-      {"__gc", &blob_gc}, {"__len", &blob_len}, {"__tostring", &blob_tostring}, {"__eq", &blob_eq}, {nullptr, nullptr}};
+  static const luaL_Reg blob_meta[] = {{"__gc", &blob_gc},
+                                       {"__len", &blob_len},
+                                       {"__tostring", &blob_tostring},
+                                       {"__eq", &blob_eq},
+                                       {nullptr, nullptr}};
   static const luaL_Reg blob_methods[] = {{"bytes", &blob_bytes}, {nullptr, nullptr}};
   static const luaL_Reg result_meta[] = {{"__len", &result_row_count}, {nullptr, nullptr}};
   static const luaL_Reg result_methods[] = {{"columns", &result_columns},
@@ -187,21 +195,37 @@ void open_value_types(lua_State* L) {
 
 void push_value(lua_State* L, const value& v) {
   switch (v.kind()) {
-    case value_kind::null: lua_getfield(L, LUA_REGISTRYINDEX, null_value_key); return;
-    case value_kind::integer: lua_pushinteger(L, v.as_integer()); return;
-    case value_kind::real: lua_pushnumber(L, v.as_real()); return;
-    case value_kind::text: lua_pushlstring(L, v.bytes().data(), v.bytes().size()); return;
-    case value_kind::blob: push_blob(L, v.bytes()); return;
+    case value_kind::null:
+      lua_getfield(L, LUA_REGISTRYINDEX, null_value_key);
+      return;
+    case value_kind::integer:
+      lua_pushinteger(L, v.as_integer());
+      return;
+    case value_kind::real:
+      lua_pushnumber(L, v.as_real());
+      return;
+    case value_kind::text:
+      lua_pushlstring(L, v.bytes().data(), v.bytes().size());
+      return;
+    case value_kind::blob:
+      push_blob(L, v.bytes());
+      return;
   }
 }
 
 bool append_lua_value(lua_State* L, int index, result& out, std::string& error) {
   switch (lua_type(L, index)) {
-    case LUA_TNIL: out.append_null(); return true;
-    case LUA_TBOOLEAN: out.append_integer(lua_toboolean(L, index) ? 1 : 0); return true;
+    case LUA_TNIL:
+      out.append_null();
+      return true;
+    case LUA_TBOOLEAN:
+      out.append_integer(lua_toboolean(L, index) ? 1 : 0);
+      return true;
     case LUA_TNUMBER:
-      if (lua_isinteger(L, index)) out.append_integer(lua_tointeger(L, index));
-      else out.append_real(lua_tonumber(L, index));
+      if (lua_isinteger(L, index))
+        out.append_integer(lua_tointeger(L, index));
+      else
+        out.append_real(lua_tonumber(L, index));
       return true;
     case LUA_TSTRING: {
       std::size_t n = 0;
@@ -219,7 +243,8 @@ bool append_lua_value(lua_State* L, int index, result& out, std::string& error) 
         return true;
       }
       break;
-    default: break;
+    default:
+      break;
   }
   error = std::string("expected a value (nil, sqlmorph.null, number, string, boolean or blob), got ") +
           luaL_typename(L, index);

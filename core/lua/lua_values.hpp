@@ -28,13 +28,13 @@ bool append_lua_value(lua_State* L, int index, result& out, std::string& error);
 /// A result lent to Lua for the duration of one call: pushes the userdata, and on destruction
 /// marks it expired so a script that kept it gets an error instead of a dangling pointer.
 class lent_result {
-public:
+ public:
   lent_result(lua_State* L, const result& r);
   ~lent_result();
   lent_result(const lent_result&) = delete;
   lent_result& operator=(const lent_result&) = delete;
 
-private:
+ private:
   lua_State* L_;
   const result** slot_;
   int ref_;  // keeps the userdata alive until it is marked expired

@@ -9,7 +9,10 @@ namespace sqlmorph::core {
 
 script_host::script_host(const sqlmorph::core::config& config, const component_registry& registry,
                          technique_catalog& catalog)
-    : config_(config), registry_(registry), catalog_(catalog), recipe_(std::make_shared<lua_replay_recipe>()) {
+    : config_(config),
+      registry_(registry),
+      catalog_(catalog),
+      recipe_(std::make_shared<lua_replay_recipe>()) {
   recipe_->limits = limits();
   recipe_->lib_dirs = config.lua.lib_dirs;
   // On another thread the same scripts are loaded again, only to register the same functions.

@@ -16,9 +16,10 @@
 namespace sqlmorph::core {
 
 class script_host {
-public:
+ public:
   /// `config`, `registry` and `catalog` must outlive the host.
-  script_host(const sqlmorph::core::config& config, const component_registry& registry, technique_catalog& catalog);
+  script_host(const sqlmorph::core::config& config, const component_registry& registry,
+              technique_catalog& catalog);
 
   /// Loads every *.lua of [lua] technique_dirs (by file name; a name in an earlier folder hides the
   /// same name in later ones). Throws script_error naming the file, line and a traceback, or
@@ -31,7 +32,7 @@ public:
   const std::vector<std::filesystem::path>& technique_scripts() const noexcept { return recipe_->scripts; }
   lua_runtime& runtime() noexcept { return *runtime_; }
 
-private:
+ private:
   lua_limits limits() const;
 
   const sqlmorph::core::config& config_;

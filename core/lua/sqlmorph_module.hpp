@@ -32,9 +32,11 @@ struct lua_module_context {
 void install_sqlmorph_module(lua_runtime& rt, lua_module_context& ctx);
 
 // The parts of the module, one per file.
-void add_value_functions(lua_State* L, lua_module_context& ctx);      // str, number, equal, kind, log
-void add_technique_functions(lua_State* L, lua_module_context& ctx);  // namespaces, technique, custom components
-void add_experiment_functions(lua_State* L, lua_module_context& ctx); // spider, cases, evaluate, format_table, write_file
+void add_value_functions(lua_State* L, lua_module_context& ctx);  // str, number, equal, kind, log
+void add_technique_functions(lua_State* L,
+                             lua_module_context& ctx);  // namespaces, technique, custom components
+void add_experiment_functions(lua_State* L,
+                              lua_module_context& ctx);  // spider, cases, evaluate, format_table, write_file
 
 /// The module context of a function registered with it (upvalue 1).
 lua_module_context& module_context(lua_State* L);

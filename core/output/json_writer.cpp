@@ -80,7 +80,8 @@ void json_writer::real(double d) {
   }
   int exponent = 0;
   const std::string_view exp_text = text.substr(e_at + 1);
-  std::from_chars(exp_text.data() + (exp_text[0] == '+' ? 1 : 0), exp_text.data() + exp_text.size(), exponent);
+  std::from_chars(exp_text.data() + (exp_text[0] == '+' ? 1 : 0), exp_text.data() + exp_text.size(),
+                  exponent);
   const int k = static_cast<int>(digits.size());
   const int n = exponent + 1;
   constexpr int min_exp = -4;

@@ -12,7 +12,7 @@
 namespace sqlmorph::core {
 
 class json_writer {
-public:
+ public:
   explicit json_writer(std::string& out) : out_(out) {}
 
   void begin_object();
@@ -30,7 +30,7 @@ public:
   void real(double d);
   void string(std::string_view s);
 
-private:
+ private:
   void separate();
 
   std::string& out_;

@@ -42,8 +42,10 @@ void append_record_json(std::string& out, const record& r, bool with_example) {
   w.key("technique");
   w.string(r.technique);
   w.key("penalize_extra_pred_cols");
-  if (r.penalize_extra_pred_cols) w.boolean(*r.penalize_extra_pred_cols);
-  else w.null();
+  if (r.penalize_extra_pred_cols)
+    w.boolean(*r.penalize_extra_pred_cols);
+  else
+    w.null();
   w.key("status");
   w.string(example_status_name(r.status));
   w.key("EX");
@@ -63,11 +65,15 @@ void append_record_json(std::string& out, const record& r, bool with_example) {
   if (r.judgement) {
     const judge_fields& j = *r.judgement;
     w.key("label");
-    if (j.label) w.integer(*j.label);
-    else w.null();
+    if (j.label)
+      w.integer(*j.label);
+    else
+      w.null();
     w.key("confidence");
-    if (j.confidence) w.real(*j.confidence);
-    else w.null();
+    if (j.confidence)
+      w.real(*j.confidence);
+    else
+      w.null();
     w.key("votes");
     w.begin_array();
     for (const int v : j.votes) w.integer(v);
@@ -133,16 +139,20 @@ bool record_from_json(const nlohmann::json& j, record& out) {
     out.error = text("error");
     out.gold_ms = number("gold_ms");
     out.pred_ms = number("pred_ms");
-    static const char* known[] = {"id", "db_id", "system", "difficulty", "technique", "penalize_extra_pred_cols", "status",
-                                  "EX", "EXP", "EXR", "F1", "error", "gold_ms", "pred_ms"};
-    static const char* judge_known[] = {"label", "votes", "rationales", "confidence", "prompt_tokens",
-                                        "completion_tokens", "judge_ms"};
+    static const char* known[] = {
+        "id",      "db_id",  "system", "difficulty", "technique", "penalize_extra_pred_cols",
+        "status",  "EX",     "EXP",    "EXR",        "F1",        "error",
+        "gold_ms", "pred_ms"};
+    static const char* judge_known[] = {
+        "label", "votes", "rationales", "confidence", "prompt_tokens", "completion_tokens", "judge_ms"};
     const bool judged = is_judge_technique(out.technique);
     if (judged) {
       judge_fields jf;
-      if (const auto it = j.find("label"); it != j.end() && it->is_number_integer()) jf.label = it->get<int>();
+      if (const auto it = j.find("label"); it != j.end() && it->is_number_integer())
+        jf.label = it->get<int>();
       jf.confidence = number("confidence");
-      if (const auto it = j.find("votes"); it != j.end() && it->is_array()) jf.votes = it->get<std::vector<int>>();
+      if (const auto it = j.find("votes"); it != j.end() && it->is_array())
+        jf.votes = it->get<std::vector<int>>();
       if (const auto it = j.find("rationales"); it != j.end() && it->is_array()) {
         jf.rationales = it->get<std::vector<std::string>>();
       }
@@ -153,12 +163,18 @@ bool record_from_json(const nlohmann::json& j, record& out) {
     }
     for (const auto& [key, v] : j.items()) {
       if (std::find(std::begin(known), std::end(known), key) != std::end(known)) continue;
-      if (judged && std::find(std::begin(judge_known), std::end(judge_known), key) != std::end(judge_known)) continue;
-      if (v.is_boolean()) out.scores.extra.push_back({key, v.get<bool>()});
-      else if (v.is_number_integer()) out.scores.extra.push_back({key, v.get<std::int64_t>()});
-      else if (v.is_number()) out.scores.extra.push_back({key, v.get<double>()});
-      else if (v.is_string()) out.scores.extra.push_back({key, v.get<std::string>()});
-      else out.scores.extra.push_back({key, nullptr});
+      if (judged && std::find(std::begin(judge_known), std::end(judge_known), key) != std::end(judge_known))
+        continue;
+      if (v.is_boolean())
+        out.scores.extra.push_back({key, v.get<bool>()});
+      else if (v.is_number_integer())
+        out.scores.extra.push_back({key, v.get<std::int64_t>()});
+      else if (v.is_number())
+        out.scores.extra.push_back({key, v.get<double>()});
+      else if (v.is_string())
+        out.scores.extra.push_back({key, v.get<std::string>()});
+      else
+        out.scores.extra.push_back({key, nullptr});
     }
     return true;
   } catch (const nlohmann::json::exception&) {

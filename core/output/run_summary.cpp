@@ -18,12 +18,16 @@ std::string format_metric(const std::optional<double>& m) {
   return buf;
 }
 
-nlohmann::ordered_json group_json(const run_summary::group& g, const char* breakdown_key, const std::string& breakdown) {
+nlohmann::ordered_json group_json(const run_summary::group& g, const char* breakdown_key,
+                                  const std::string& breakdown) {
   nlohmann::ordered_json t;
   t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
   t["technique"] = g.technique;
-  t["penalize_extra_pred_cols"] = g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr);
-  if (breakdown_key != nullptr) t[breakdown_key] = breakdown.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(breakdown);
+  t["penalize_extra_pred_cols"] =
+      g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr);
+  if (breakdown_key != nullptr)
+    t[breakdown_key] =
+        breakdown.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(breakdown);
   t["count"] = g.count;
   t["scored"] = g.n[0];
   for (int m = 0; m < 4; ++m) {
@@ -57,7 +61,8 @@ std::optional<double> run_summary::group::mean(int metric) const {
 std::vector<std::pair<std::string, std::size_t>> run_summary::group::statuses() const {
   std::vector<std::pair<std::string, std::size_t>> out;
   for (std::size_t s = 0; s < status_counts.size(); ++s) {
-    if (status_counts[s] > 0) out.emplace_back(example_status_name(static_cast<example_status>(s)), status_counts[s]);
+    if (status_counts[s] > 0)
+      out.emplace_back(example_status_name(static_cast<example_status>(s)), status_counts[s]);
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -102,7 +107,9 @@ namespace {
 const char* const agreement_names[4] = {"judge1_ex1", "judge1_ex0", "judge0_ex1", "judge0_ex0"};
 constexpr const char* ex_technique = "execution_accuracy";
 
-std::string example_key(const record& r) { return r.id + '\x1f' + r.system; }
+std::string example_key(const record& r) {
+  return r.id + '\x1f' + r.system;
+}
 
 std::string format_share(const std::optional<double>& m, int decimals) {
   if (!m) return "-";
@@ -115,7 +122,8 @@ std::string format_share(const std::optional<double>& m, int decimals) {
 std::vector<std::pair<std::string, std::size_t>> run_summary::judge_group::statuses() const {
   std::vector<std::pair<std::string, std::size_t>> out;
   for (std::size_t s = 0; s < status_counts.size(); ++s) {
-    if (status_counts[s] > 0) out.emplace_back(example_status_name(static_cast<example_status>(s)), status_counts[s]);
+    if (status_counts[s] > 0)
+      out.emplace_back(example_status_name(static_cast<example_status>(s)), status_counts[s]);
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -205,7 +213,8 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
     return difficulty_rank(a->difficulty) < difficulty_rank(b->difficulty);
   });
   j["by_difficulty"] = nlohmann::ordered_json::array();
-  for (const group* g : by_difficulty) j["by_difficulty"].push_back(group_json(*g, "difficulty", g->difficulty));
+  for (const group* g : by_difficulty)
+    j["by_difficulty"].push_back(group_json(*g, "difficulty", g->difficulty));
   j["by_database"] = nlohmann::ordered_json::array();
   for (const group& g : by_database_.items) j["by_database"].push_back(group_json(g, "db_id", g.db_id));
   j["judges"] = nlohmann::ordered_json::array();
@@ -227,7 +236,8 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
     if (saw_ex_) {
       nlohmann::ordered_json counts = nlohmann::ordered_json::object();
       for (int k = 0; k < 4; ++k) counts[agreement_names[k]] = g.versus_ex[static_cast<std::size_t>(k)];
-      t["agreement_with_ex"] = {{"compared", g.compared()}, {"agreement", opt(g.agreement())}, {"counts", counts}};
+      t["agreement_with_ex"] = {
+          {"compared", g.compared()}, {"agreement", opt(g.agreement())}, {"counts", counts}};
     } else {
       t["agreement_with_ex"] = nullptr;
     }
@@ -242,7 +252,8 @@ std::string run_summary::judges_table() const {
   text_table table;
   std::vector<std::string> header;
   if (any_system) header.push_back("system");
-  for (const char* h : {"judge", "count", "label=1", "confidence", "agree EX", "1/1 1/0 0/1 0/0", "tokens", "statuses"}) {
+  for (const char* h :
+       {"judge", "count", "label=1", "confidence", "agree EX", "1/1 1/0 0/1 0/0", "tokens", "statuses"}) {
     header.emplace_back(h);
   }
   table.set_header(header);
@@ -264,7 +275,8 @@ std::string run_summary::judges_table() const {
     row.push_back(counts);
     row.push_back(std::to_string(g.prompt_tokens) + "+" + std::to_string(g.completion_tokens));
     std::string statuses;
-    for (const auto& [status, n] : g.statuses()) statuses += (statuses.empty() ? "" : " ") + status + "=" + std::to_string(n);
+    for (const auto& [status, n] : g.statuses())
+      statuses += (statuses.empty() ? "" : " ") + status + "=" + std::to_string(n);
     row.push_back(statuses);
     table.add_row(std::move(row));
   }
@@ -277,7 +289,8 @@ std::string run_summary::to_table() const {
   text_table table;
   std::vector<std::string> header;
   if (any_system) header.push_back("system");
-  for (const char* h : {"technique", "penalize", "count", "EX", "EXP", "EXR", "F1", "statuses"}) header.emplace_back(h);
+  for (const char* h : {"technique", "penalize", "count", "EX", "EXP", "EXR", "F1", "statuses"})
+    header.emplace_back(h);
   table.set_header(header);
   const std::size_t first_metric = any_system ? 3 : 2;
   table.align_right({first_metric, first_metric + 1, first_metric + 2, first_metric + 3, first_metric + 4});
@@ -289,7 +302,8 @@ std::string run_summary::to_table() const {
     row.push_back(std::to_string(g.count));
     for (int m = 0; m < 4; ++m) row.push_back(format_metric(g.mean(m)));
     std::string statuses;
-    for (const auto& [status, n] : g.statuses()) statuses += (statuses.empty() ? "" : " ") + status + "=" + std::to_string(n);
+    for (const auto& [status, n] : g.statuses())
+      statuses += (statuses.empty() ? "" : " ") + status + "=" + std::to_string(n);
     row.push_back(statuses);
     table.add_row(std::move(row));
   }
@@ -331,8 +345,9 @@ std::string run_summary::difficulty_table(const std::string& system) const {
     }
   }
   if (difficulties.empty()) return {};
-  std::stable_sort(difficulties.begin(), difficulties.end(),
-                   [](const std::string& a, const std::string& b) { return difficulty_rank(a) < difficulty_rank(b); });
+  std::stable_sort(difficulties.begin(), difficulties.end(), [](const std::string& a, const std::string& b) {
+    return difficulty_rank(a) < difficulty_rank(b);
+  });
   text_table table;
   std::vector<std::string> header = {"technique", "metric"};
   for (const std::string& d : difficulties) header.push_back(d);
@@ -347,7 +362,8 @@ std::string run_summary::difficulty_table(const std::string& system) const {
     for (const std::string& d : difficulties) {
       std::string cell = "-";
       for (const group& dg : by_difficulty_.items) {
-        if (dg.system == g.system && dg.technique == g.technique && dg.penalize == g.penalize && dg.difficulty == d) {
+        if (dg.system == g.system && dg.technique == g.technique && dg.penalize == g.penalize &&
+            dg.difficulty == d) {
           cell = format_metric(dg.headline());
         }
       }

@@ -17,7 +17,7 @@
 namespace sqlmorph::core {
 
 class run_summary {
-public:
+ public:
   void add(const record& r);
 
   struct group {
@@ -86,7 +86,7 @@ public:
   /// One row per technique variant, one column per difficulty, for one system.
   std::string difficulty_table(const std::string& system) const;
 
-private:
+ private:
   // A group is found by small ids of its strings: (system, technique, penalize, breakdown value).
   using group_key = std::array<std::uint32_t, 4>;
   struct group_key_hash {

@@ -25,8 +25,10 @@ std::string text_table::render() const {
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::size_t pad = width[c] - width_of(row[c]);
       const bool last = c + 1 == row.size();
-      if (right_.count(c)) line += std::string(pad, ' ') + row[c];
-      else line += row[c] + (last ? "" : std::string(pad, ' '));
+      if (right_.count(c))
+        line += std::string(pad, ' ') + row[c];
+      else
+        line += row[c] + (last ? "" : std::string(pad, ' '));
       if (!last) line += "  ";
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();

@@ -1,8 +1,8 @@
 #include "plugins/component_registry.hpp"
 
+#include <spdlog/spdlog.h>
 #include <algorithm>
 #include <charconv>
-#include <spdlog/spdlog.h>
 
 #include "errors.hpp"
 
@@ -21,11 +21,16 @@ std::string option_list(const component_info& info) {
 
 std::string spec_value_type(const spec_value& v) {
   switch (v.index()) {
-    case 0: return "a bool";
-    case 1: return "an int";
-    case 2: return "a double";
-    case 3: return "a string";
-    default: return "a component";
+    case 0:
+      return "a bool";
+    case 1:
+      return "an int";
+    case 2:
+      return "a double";
+    case 3:
+      return "a string";
+    default:
+      return "a component";
   }
 }
 
@@ -112,17 +117,20 @@ const component_info& component_registry::require(std::string_view kind, std::st
   std::string msg = "unknown " + std::string(kind) + " '" + std::string(name) + "'";
   const auto names = list(kind);
   if (names.empty()) {
-    msg += "; no " + std::string(kind) + " is registered (are the plugin directories in sqlmorph.toml right?)";
+    msg +=
+        "; no " + std::string(kind) + " is registered (are the plugin directories in sqlmorph.toml right?)";
   } else {
     msg += "; registered: ";
     for (std::size_t i = 0; i < names.size(); ++i) msg += (i ? ", " : "") + names[i]->name;
   }
-  if (!refusals_.empty()) msg += " (" + std::to_string(refusals_.size()) + " plugin libraries were refused; see `sqlmorph plugins`)";
+  if (!refusals_.empty())
+    msg +=
+        " (" + std::to_string(refusals_.size()) + " plugin libraries were refused; see `sqlmorph plugins`)";
   throw usage_error(msg);
 }
 
 component_registry::bound_options component_registry::bind(const component_info& info,
-                                                          const component_spec& spec) const {
+                                                           const component_spec& spec) const {
   const std::string who = info.kind + " '" + info.name + "'";
   for (const auto& [name, v] : spec.options) {
     if (info.find_option(name) == nullptr) {
@@ -150,7 +158,8 @@ component_registry::bound_options component_registry::bind(const component_info&
       if (!std::holds_alternative<bool>(v)) throw wrong_type();
       bound = std::get<bool>(v);
     } else if (decl.type == "int") {
-      if (const double* d = std::get_if<double>(&v); d != nullptr && *d == static_cast<double>(static_cast<std::int64_t>(*d))) {
+      if (const double* d = std::get_if<double>(&v);
+          d != nullptr && *d == static_cast<double>(static_cast<std::int64_t>(*d))) {
         v = static_cast<std::int64_t>(*d);
       }
       if (!std::holds_alternative<std::int64_t>(v)) throw wrong_type();
@@ -189,7 +198,9 @@ component_registry::bound_options component_registry::bind(const component_info&
   return out;
 }
 
-void component_registry::set_hooks(std::string kind, kind_hooks hooks) { hooks_[std::move(kind)] = std::move(hooks); }
+void component_registry::set_hooks(std::string kind, kind_hooks hooks) {
+  hooks_[std::move(kind)] = std::move(hooks);
+}
 
 component_spec component_registry::resolved(std::string_view kind, const component_spec& spec) const {
   const auto h = hooks_.find(kind);
@@ -204,7 +215,8 @@ std::string component_registry::instance_key(std::string_view kind, const compon
   return bind(require(kind, actual.name), actual).key;
 }
 
-std::shared_ptr<const void> component_registry::create_erased(std::string_view kind, const component_spec& spec) const {
+std::shared_ptr<const void> component_registry::create_erased(std::string_view kind,
+                                                              const component_spec& spec) const {
   if (spec.instance) {
     if (spec.instance_kind != kind) {
       throw usage_error(spec.name + " is a " + spec.instance_kind + ", not a " + std::string(kind));
@@ -224,8 +236,10 @@ std::shared_ptr<const void> component_registry::create_erased(std::string_view k
   }
   auto destroy = info.entry->destroy;
   auto keep_alive = info.keep_alive;
-  std::shared_ptr<const void> instance(raw, [destroy, keep_alive](const void* p) { destroy(const_cast<void*>(p)); });
-  if (const auto h = hooks_.find(kind); h != hooks_.end() && h->second.wrap) instance = h->second.wrap(std::move(instance));
+  std::shared_ptr<const void> instance(
+      raw, [destroy, keep_alive](const void* p) { destroy(const_cast<void*>(p)); });
+  if (const auto h = hooks_.find(kind); h != hooks_.end() && h->second.wrap)
+    instance = h->second.wrap(std::move(instance));
   instances_.emplace(bound.key, instance);
   return instance;
 }

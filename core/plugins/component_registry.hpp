@@ -5,10 +5,10 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +21,7 @@
 namespace sqlmorph::core {
 
 class component_registry {
-public:
+ public:
   component_registry() = default;
   component_registry(const component_registry&) = delete;
   component_registry& operator=(const component_registry&) = delete;
@@ -66,7 +66,7 @@ public:
   /// Sets the hooks of `kind`; must happen before instances of that kind are created.
   void set_hooks(std::string kind, kind_hooks hooks);
 
-private:
+ private:
   struct bound_options {
     option_values values;
     std::string key;

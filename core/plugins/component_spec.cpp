@@ -49,7 +49,11 @@ std::string render(const component_spec& spec, bool canonical) {
 
 }  // namespace
 
-std::string canonical_key(const component_spec& spec) { return render(spec, true); }
-std::string describe(const component_spec& spec) { return render(spec, false); }
+std::string canonical_key(const component_spec& spec) {
+  return render(spec, true);
+}
+std::string describe(const component_spec& spec) {
+  return render(spec, false);
+}
 
 }  // namespace sqlmorph::core

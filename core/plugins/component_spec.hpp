@@ -11,7 +11,8 @@
 namespace sqlmorph::core {
 
 struct component_spec;
-using spec_value = std::variant<bool, std::int64_t, double, std::string, std::shared_ptr<const component_spec>>;
+using spec_value =
+    std::variant<bool, std::int64_t, double, std::string, std::shared_ptr<const component_spec>>;
 
 struct component_spec {
   std::string name;

@@ -13,21 +13,21 @@ namespace {
 
 bool valid_name(std::string_view name) {
   if (name.empty() || name.size() > 64) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
 }
 
-std::string text_or_empty(const char* s) { return s == nullptr ? std::string() : std::string(s); }
+std::string text_or_empty(const char* s) {
+  return s == nullptr ? std::string() : std::string(s);
+}
 
 bool default_parses(const std::string& type, const std::string& text) {
   if (type == "bool") return text == "true" || text == "false";
   if (type == "int") {
     if (text.empty()) return false;
     std::size_t i = (text[0] == '-') ? 1 : 0;
-    return i < text.size() && std::all_of(text.begin() + static_cast<long>(i), text.end(), [](char c) {
-             return c >= '0' && c <= '9';
-           });
+    return i < text.size() && std::all_of(text.begin() + static_cast<long>(i), text.end(),
+                                          [](char c) { return c >= '0' && c <= '9'; });
   }
   if (type == "double") {
     char* end = nullptr;
@@ -42,16 +42,20 @@ std::optional<std::string> check_component(const sqlmorph_component_v1& c) {
   const std::string name = text_or_empty(c.name);
   if (!is_known_component_kind(kind)) return "declares a component of unknown kind '" + kind + "'";
   if (!valid_name(name)) {
-    return "declares a " + kind + " with an invalid name '" + name + "' (use lower-case letters, digits and _)";
+    return "declares a " + kind + " with an invalid name '" + name +
+           "' (use lower-case letters, digits and _)";
   }
-  if (c.create == nullptr || c.destroy == nullptr) return kind + " '" + name + "' has no create/destroy function";
-  if (c.option_count > 0 && c.options == nullptr) return kind + " '" + name + "' declares options but gives none";
+  if (c.create == nullptr || c.destroy == nullptr)
+    return kind + " '" + name + "' has no create/destroy function";
+  if (c.option_count > 0 && c.options == nullptr)
+    return kind + " '" + name + "' declares options but gives none";
   std::set<std::string> seen;
   for (std::uint32_t i = 0; i < c.option_count; ++i) {
     const sqlmorph_option_v1& o = c.options[i];
     const std::string oname = text_or_empty(o.name);
     const std::string otype = text_or_empty(o.type);
-    if (!valid_name(oname)) return kind + " '" + name + "' declares an option with an invalid name '" + oname + "'";
+    if (!valid_name(oname))
+      return kind + " '" + name + "' declares an option with an invalid name '" + oname + "'";
     if (!seen.insert(oname).second) return kind + " '" + name + "' declares option '" + oname + "' twice";
     const bool scalar = otype == "bool" || otype == "int" || otype == "double" || otype == "string";
     if (!scalar && !is_known_component_kind(otype)) {
@@ -75,9 +79,9 @@ const option_decl* component_info::find_option(std::string_view option) const {
 }
 
 const std::vector<std::string>& known_component_kinds() {
-  static const std::vector<std::string> kinds = {"backend",    "column_matcher", "row_matcher",
-                                                 "cell_matcher", "scorer",       "normalizer",
-                                                 "sql_rewriter", "embedder",     "judge"};
+  static const std::vector<std::string> kinds = {"backend",      "column_matcher", "row_matcher",
+                                                 "cell_matcher", "scorer",         "normalizer",
+                                                 "sql_rewriter", "embedder",       "judge"};
   return kinds;
 }
 
@@ -99,7 +103,8 @@ std::variant<loaded_library, plugin_refusal> load_plugin_library(const std::file
     return refuse(std::string("is not a sqlmorph plugin: missing symbol '") + SQLMORPH_MANIFEST_SYMBOL +
                   "' (a plugin built for another ABI exports another entry point)");
   }
-  const auto manifest_fn = lib->get<const sqlmorph_manifest_v1*(const sqlmorph_host_v1*)>(SQLMORPH_MANIFEST_SYMBOL);
+  const auto manifest_fn =
+      lib->get<const sqlmorph_manifest_v1*(const sqlmorph_host_v1*)>(SQLMORPH_MANIFEST_SYMBOL);
   const sqlmorph_manifest_v1* m = manifest_fn(host_services());
   if (m == nullptr) return refuse("returned no manifest");
   // Only the two leading integers are read before the version check: their layout never changes.
@@ -114,8 +119,9 @@ std::variant<loaded_library, plugin_refusal> load_plugin_library(const std::file
   }
   const std::string fingerprint = text_or_empty(m->fingerprint);
   if (fingerprint != SQLMORPH_BUILD_FINGERPRINT) {
-    return refuse("was built as '" + fingerprint + "' but this sqlmorph is '" + SQLMORPH_BUILD_FINGERPRINT +
-                  "'; C++ objects cannot cross between different builds, rebuild the plugin against this SDK");
+    return refuse(
+        "was built as '" + fingerprint + "' but this sqlmorph is '" + SQLMORPH_BUILD_FINGERPRINT +
+        "'; C++ objects cannot cross between different builds, rebuild the plugin against this SDK");
   }
   if (m->component_count > 0 && m->components == nullptr) return refuse("declares components but gives none");
 

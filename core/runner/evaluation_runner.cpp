@@ -10,14 +10,14 @@
 #include <set>
 #include <thread>
 
+#include <spdlog/spdlog.h>
 #include <sqlmorph/hash.hpp>
 #include <sqlmorph/version.hpp>
-#include <spdlog/spdlog.h>
 
 #include "errors.hpp"
 #include "eval/example_evaluator.hpp"
-#include "output/record_json.hpp"
 #include "judges/judge_panel.hpp"
+#include "output/record_json.hpp"
 #include "runner/gold_disk_cache.hpp"
 #include "runner/results_file.hpp"
 #include "runner/run_manifest.hpp"
@@ -31,11 +31,13 @@ namespace {
 
 std::atomic<bool> interrupt_requested{false};
 
-void on_interrupt(int) { interrupt_requested = true; }
+void on_interrupt(int) {
+  interrupt_requested = true;
+}
 
 // Installs the interrupt handlers for the duration of a run; a second interrupt kills as usual.
 class interrupt_scope {
-public:
+ public:
   interrupt_scope() {
     interrupt_requested = false;
     struct sigaction sa {};
@@ -50,19 +52,21 @@ public:
     sigaction(SIGTERM, &old_term_, nullptr);
   }
 
-private:
+ private:
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
 };
 
 std::string hex(std::uint64_t a, std::uint64_t b) {
   char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b));
   return buf;
 }
 
 std::string limits_text(const exec_limits& l) {
-  return std::to_string(l.timeout_seconds) + "/" + std::to_string(l.max_rows) + "/" + std::to_string(l.max_bytes);
+  return std::to_string(l.timeout_seconds) + "/" + std::to_string(l.max_rows) + "/" +
+         std::to_string(l.max_bytes);
 }
 
 }  // namespace
@@ -112,7 +116,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   const auto& judges = settings.judges;
   check_unique_judge_names(judges);
   const unsigned jobs = settings.jobs > 0 ? settings.jobs : std::max(1u, std::thread::hardware_concurrency());
-  if (settings.resume && !settings.out_dir) throw usage_error("--resume needs the output folder of the run to continue");
+  if (settings.resume && !settings.out_dir)
+    throw usage_error("--resume needs the output folder of the run to continue");
   if (!settings.routes) throw std::logic_error("run_evaluation: no backend routes");
   // Every example's backends are known before anything runs (an unknown one is a usage error).
   std::set<std::string> server_backends;
@@ -125,8 +130,10 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   if (settings.cache_dir && !server_backends.empty()) {
     std::string names;
     for (const auto& n : server_backends) names += (names.empty() ? "" : ", ") + n;
-    spdlog::info("gold cache: results of {} are not cached on disk (a server database has no content hash to "
-                 "notice changes by)", names);
+    spdlog::info(
+        "gold cache: results of {} are not cached on disk (a server database has no content hash to "
+        "notice changes by)",
+        names);
   }
 
   evaluation_outcome out;
@@ -141,16 +148,19 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   if (settings.out_dir) {
     std::error_code ec;
     std::filesystem::create_directories(*settings.out_dir, ec);
-    if (ec) throw usage_error("cannot create output directory " + settings.out_dir->string() + ": " + ec.message());
+    if (ec)
+      throw usage_error("cannot create output directory " + settings.out_dir->string() + ": " + ec.message());
     const auto manifest_file = *settings.out_dir / "run.json";
     if (settings.resume) {
       const std::string previous = run_manifest::previous_fingerprint(manifest_file);
       if (previous.empty()) {
-        spdlog::warn("--resume: no run.json in {}; starting from what results.jsonl holds", settings.out_dir->string());
+        spdlog::warn("--resume: no run.json in {}; starting from what results.jsonl holds",
+                     settings.out_dir->string());
       } else if (previous != fingerprint) {
-        throw usage_error("cannot resume the run in " + settings.out_dir->string() +
-                          ": it was made with other examples, techniques, limits or backend (run.json fingerprint " +
-                          previous + ", this run " + fingerprint + ")");
+        throw usage_error(
+            "cannot resume the run in " + settings.out_dir->string() +
+            ": it was made with other examples, techniques, limits or backend (run.json fingerprint " +
+            previous + ", this run " + fingerprint + ")");
       }
     }
     results = std::make_unique<results_file>(
@@ -160,7 +170,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
             for (const auto& t : techniques) {
               keys.push_back({examples[i].id, examples[i].system, t->name(), t->penalize_extra_pred_cols()});
             }
-            for (const auto& j : judges) keys.push_back({examples[i].id, examples[i].system, j.technique(), std::nullopt});
+            for (const auto& j : judges)
+              keys.push_back({examples[i].id, examples[i].system, j.technique(), std::nullopt});
           }
           return keys;
         });
@@ -169,24 +180,27 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     m["sqlmorph"] = SQLMORPH_VERSION_STRING;
     for (const auto& [key, v] : settings.manifest.items()) m[key] = v;
     m["machine"] = machine_description();
-    m["settings"] = {{"jobs", jobs},
-                     {"backends", settings.routes->describe()},
-                     {"gold_limits", {{"timeout_seconds", settings.gold_limits.timeout_seconds},
-                                      {"max_rows", settings.gold_limits.max_rows},
-                                      {"max_bytes", settings.gold_limits.max_bytes}}},
-                     {"pred_limits", {{"timeout_seconds", settings.pred_limits.timeout_seconds},
-                                      {"max_rows", settings.pred_limits.max_rows},
-                                      {"max_bytes", settings.pred_limits.max_bytes}}},
-                     {"cache", settings.cache_dir ? nlohmann::ordered_json(settings.cache_dir->string()) : nullptr},
-                     {"resume", settings.resume}};
+    m["settings"] = {
+        {"jobs", jobs},
+        {"backends", settings.routes->describe()},
+        {"gold_limits",
+         {{"timeout_seconds", settings.gold_limits.timeout_seconds},
+          {"max_rows", settings.gold_limits.max_rows},
+          {"max_bytes", settings.gold_limits.max_bytes}}},
+        {"pred_limits",
+         {{"timeout_seconds", settings.pred_limits.timeout_seconds},
+          {"max_rows", settings.pred_limits.max_rows},
+          {"max_bytes", settings.pred_limits.max_bytes}}},
+        {"cache", settings.cache_dir ? nlohmann::ordered_json(settings.cache_dir->string()) : nullptr},
+        {"resume", settings.resume}};
     m["techniques"] = nlohmann::ordered_json::array();
     for (const auto& t : techniques) {
-      m["techniques"].push_back({{"name", t->name()},
-                                 {"penalize_extra_pred_cols", t->penalize_extra_pred_cols()
-                                                                  ? nlohmann::ordered_json(*t->penalize_extra_pred_cols())
-                                                                  : nullptr},
-                                 {"declared_at", t->spec().origin},
-                                 {"components", t->identity()}});
+      m["techniques"].push_back(
+          {{"name", t->name()},
+           {"penalize_extra_pred_cols",
+            t->penalize_extra_pred_cols() ? nlohmann::ordered_json(*t->penalize_extra_pred_cols()) : nullptr},
+           {"declared_at", t->spec().origin},
+           {"components", t->identity()}});
     }
     if (!judges.empty()) m["judges"] = describe_judges(judges);
     m["examples"] = examples.size();
@@ -212,7 +226,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   if (results) {
     for (const record& r : results->resumed_records()) out.summary.add(r);
     count_unit(results->resumed_records());
-    if (first_unit > 0) spdlog::info("resuming after {} of {} units ({} examples)", first_unit, units.size(), done_examples);
+    if (first_unit > 0)
+      spdlog::info("resuming after {} of {} units ({} examples)", first_unit, units.size(), done_examples);
   }
 
   std::unique_ptr<gold_disk_cache> disk;
@@ -241,13 +256,14 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
         std::size_t u;
         {
           std::unique_lock lock(mutex);
-          changed.wait(lock, [&] { return stop || next_unit < written + window || next_unit >= units.size(); });
+          changed.wait(lock,
+                       [&] { return stop || next_unit < written + window || next_unit >= units.size(); });
           if (stop || next_unit >= units.size()) return;
           u = next_unit++;
         }
         std::uint64_t shared = 0;
         std::vector<record> records = evaluate_unit(units[u], examples, evaluator, techniques, shared,
-                                                     judges.empty() ? nullptr : &panel);
+                                                    judges.empty() ? nullptr : &panel);
         shared_answers += shared;
         {
           std::lock_guard lock(mutex);
@@ -279,7 +295,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   try {
     std::unique_lock lock(mutex);
     while (written < units.size()) {
-      changed.wait_for(lock, std::chrono::milliseconds(200), [&] { return finished.count(written) > 0 || failure; });
+      changed.wait_for(lock, std::chrono::milliseconds(200),
+                       [&] { return finished.count(written) > 0 || failure; });
       if (failure) break;
       while (finished.count(written) > 0) {
         std::vector<record> records = std::move(finished[written]);
@@ -328,10 +345,12 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   out.stats.reused = stats.reused;
   out.stats.shared_answers = shared_answers;
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  spdlog::debug("queries: {} gold executed, {} gold from the disk cache, {} predictions executed, {} reused", out.stats.gold_executed,
-                out.stats.gold_from_disk, out.stats.pred_executed, out.stats.reused);
+  spdlog::debug("queries: {} gold executed, {} gold from the disk cache, {} predictions executed, {} reused",
+                out.stats.gold_executed, out.stats.gold_from_disk, out.stats.pred_executed, out.stats.reused);
 
-  const std::string status = !abort_reason.empty() ? "aborted" : out.stats.interrupted ? "interrupted" : "complete";
+  const std::string status = !abort_reason.empty()   ? "aborted"
+                             : out.stats.interrupted ? "interrupted"
+                                                     : "complete";
   if (manifest) {
     manifest->data()["statistics"] = {{"units", out.stats.units},
                                       {"resumed_units", out.stats.resumed_units},

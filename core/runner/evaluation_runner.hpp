@@ -38,7 +38,7 @@ script_error_policy parse_script_error_policy(const std::string& text);
 /// The run stopped early (a script error under the abort policy). What was evaluated before is
 /// in results.jsonl.
 class run_aborted : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 

@@ -4,12 +4,12 @@
 
 #include <cstdio>
 #include <cstring>
-#include <thread>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
-#include <sqlmorph/hash.hpp>
 #include <spdlog/spdlog.h>
+#include <sqlmorph/hash.hpp>
 
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
@@ -20,7 +20,8 @@ namespace {
 
 std::string hex128(std::uint64_t a, std::uint64_t b) {
   char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b));
   return buf;
 }
 
@@ -30,7 +31,8 @@ std::string hash128(std::string_view text) {
 
 long long mtime_ns(const std::filesystem::path& p, std::error_code& ec) {
   const auto t = std::filesystem::last_write_time(p, ec);
-  return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+  return static_cast<long long>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
 }
 
 }  // namespace
@@ -81,7 +83,8 @@ void gold_disk_cache::save_index() {
   const auto tmp = dir_ / ("database-hashes.tsv." + std::to_string(::getpid()));
   {
     std::ofstream out(tmp, std::ios::trunc);
-    for (const auto& [path, h] : hashes_) out << path << '\t' << h.size << '\t' << h.mtime_ns << '\t' << h.hash << '\n';
+    for (const auto& [path, h] : hashes_)
+      out << path << '\t' << h.size << '\t' << h.mtime_ns << '\t' << h.hash << '\n';
   }
   std::error_code ec;
   std::filesystem::rename(tmp, dir_ / "database-hashes.tsv", ec);
@@ -97,7 +100,8 @@ std::string gold_disk_cache::database_hash(const std::string& db) {
   {
     std::lock_guard lock(mutex_);
     auto it = hashes_.find(path);
-    if (it != hashes_.end() && it->second.size == size && it->second.mtime_ns == mtime) return it->second.hash;
+    if (it != hashes_.end() && it->second.size == size && it->second.mtime_ns == mtime)
+      return it->second.hash;
   }
   const std::string hash = file_content_hash(db);
   if (hash.empty()) return {};
@@ -107,8 +111,8 @@ std::string gold_disk_cache::database_hash(const std::string& db) {
   return hash;
 }
 
-std::string gold_disk_cache::key_text(const query_target& where, const std::string& db_hash, std::string_view sql,
-                                      const exec_limits& limits) const {
+std::string gold_disk_cache::key_text(const query_target& where, const std::string& db_hash,
+                                      std::string_view sql, const exec_limits& limits) const {
   std::string key = where.backend->identity;
   key += '\n';
   key += db_hash;
@@ -123,7 +127,8 @@ std::filesystem::path gold_disk_cache::entry_path(const std::string& key) const 
   return dir_ / h.substr(0, 2) / (h.substr(2) + ".bin");
 }
 
-std::optional<query_outcome> gold_disk_cache::load(const query_target& where, std::string_view sql, const exec_limits& limits) {
+std::optional<query_outcome> gold_disk_cache::load(const query_target& where, std::string_view sql,
+                                                   const exec_limits& limits) {
   if (!cacheable(where)) return std::nullopt;
   const std::string db_hash = database_hash(where.target);
   if (db_hash.empty()) return std::nullopt;
@@ -145,7 +150,9 @@ std::optional<query_outcome> gold_disk_cache::load(const query_target& where, st
 
 void gold_disk_cache::store(const query_target& where, std::string_view sql, const exec_limits& limits,
                             const query_outcome& outcome) {
-  if (outcome.status != query_status::ok && outcome.status != query_status::error && outcome.status != query_status::timeout) return;
+  if (outcome.status != query_status::ok && outcome.status != query_status::error &&
+      outcome.status != query_status::timeout)
+    return;
   if (!cacheable(where)) return;
   const std::string db_hash = database_hash(where.target);
   if (db_hash.empty()) return;

@@ -21,22 +21,24 @@
 namespace sqlmorph::core {
 
 class gold_disk_cache {
-public:
+ public:
   explicit gold_disk_cache(std::filesystem::path dir);
   ~gold_disk_cache();
 
   /// True when results of `where` can be cached (its backend's targets are files).
   static bool cacheable(const query_target& where) noexcept { return where.backend->file_targets(); }
 
-  std::optional<query_outcome> load(const query_target& where, std::string_view sql, const exec_limits& limits);
+  std::optional<query_outcome> load(const query_target& where, std::string_view sql,
+                                    const exec_limits& limits);
   /// Stores a deterministic outcome (ok, error, timeout); connection failures are not stored.
-  void store(const query_target& where, std::string_view sql, const exec_limits& limits, const query_outcome& outcome);
+  void store(const query_target& where, std::string_view sql, const exec_limits& limits,
+             const query_outcome& outcome);
 
   std::uint64_t hits() const noexcept { return hits_; }
   std::uint64_t stores() const noexcept { return stores_; }
   const std::filesystem::path& dir() const noexcept { return dir_; }
 
-private:
+ private:
   /// The content hash of a database file; empty when it cannot be read (nothing is cached then).
   std::string database_hash(const std::string& db);
   std::string key_text(const query_target& where, const std::string& db_hash, std::string_view sql,

@@ -18,7 +18,7 @@ void put_bytes(std::string& out, std::string_view s) {
 }
 
 class reader {
-public:
+ public:
   explicit reader(std::string_view in) : in_(in) {}
   bool u64(std::uint64_t& v) {
     if (in_.size() - pos_ < 8) return false;
@@ -40,7 +40,7 @@ public:
   }
   bool done() const { return pos_ == in_.size(); }
 
-private:
+ private:
   std::string_view in_;
   std::size_t pos_ = 0;
 };
@@ -65,8 +65,11 @@ void serialize_outcome(const query_outcome& o, std::string& out) {
   for (const value& v : r.cells()) {
     out.push_back(static_cast<char>(v.kind()));
     switch (v.kind()) {
-      case value_kind::null: break;
-      case value_kind::integer: put_u64(out, static_cast<std::uint64_t>(v.as_integer())); break;
+      case value_kind::null:
+        break;
+      case value_kind::integer:
+        put_u64(out, static_cast<std::uint64_t>(v.as_integer()));
+        break;
       case value_kind::real: {
         std::uint64_t bits;
         const double d = v.as_real();
@@ -75,7 +78,9 @@ void serialize_outcome(const query_outcome& o, std::string& out) {
         break;
       }
       case value_kind::text:
-      case value_kind::blob: put_bytes(out, v.bytes()); break;
+      case value_kind::blob:
+        put_bytes(out, v.bytes());
+        break;
     }
   }
 }
@@ -89,8 +94,8 @@ std::optional<query_outcome> deserialize_outcome(std::string_view bytes) {
   std::uint64_t ms = 0;
   std::uint8_t truncated = 0;
   std::uint64_t columns = 0;
-  if (!in.u8(status) || status > static_cast<std::uint8_t>(query_status::backend_error) || !in.bytes(message) ||
-      !in.u64(ms) || !in.u8(truncated) || !in.u64(columns) || columns > (1u << 20)) {
+  if (!in.u8(status) || status > static_cast<std::uint8_t>(query_status::backend_error) ||
+      !in.bytes(message) || !in.u64(ms) || !in.u8(truncated) || !in.u64(columns) || columns > (1u << 20)) {
     return std::nullopt;
   }
   o.status = static_cast<query_status>(status);
@@ -107,7 +112,8 @@ std::optional<query_outcome> deserialize_outcome(std::string_view bytes) {
   }
   o.rows.set_columns(std::move(names), std::move(types));
   std::uint64_t cells = 0;
-  if (!in.u64(cells) || (columns == 0 && cells != 0) || (columns != 0 && cells % columns != 0)) return std::nullopt;
+  if (!in.u64(cells) || (columns == 0 && cells != 0) || (columns != 0 && cells % columns != 0))
+    return std::nullopt;
   o.rows.reserve_rows(columns == 0 ? 0 : cells / columns);
   for (std::uint64_t i = 0; i < cells; ++i) {
     std::uint8_t kind = 0;
@@ -115,7 +121,9 @@ std::optional<query_outcome> deserialize_outcome(std::string_view bytes) {
     std::uint64_t v = 0;
     std::string_view b;
     switch (static_cast<value_kind>(kind)) {
-      case value_kind::null: o.rows.append_null(); break;
+      case value_kind::null:
+        o.rows.append_null();
+        break;
       case value_kind::integer:
         if (!in.u64(v)) return std::nullopt;
         o.rows.append_integer(static_cast<std::int64_t>(v));
@@ -135,7 +143,8 @@ std::optional<query_outcome> deserialize_outcome(std::string_view bytes) {
         if (!in.bytes(b)) return std::nullopt;
         o.rows.append_blob(b);
         break;
-      default: return std::nullopt;
+      default:
+        return std::nullopt;
     }
   }
   o.rows.set_truncated(truncated != 0);

@@ -17,8 +17,13 @@ progress_mode parse_progress_mode(const std::string& text) {
 }
 
 progress_reporter::progress_reporter(progress_mode mode, std::size_t total, std::size_t already_done)
-    : mode_(mode), total_(total), start_done_(already_done), start_(std::chrono::steady_clock::now()), last_(start_) {
-  if (mode_ == progress_mode::automatic) mode_ = ::isatty(STDERR_FILENO) ? progress_mode::bar : progress_mode::lines;
+    : mode_(mode),
+      total_(total),
+      start_done_(already_done),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {
+  if (mode_ == progress_mode::automatic)
+    mode_ = ::isatty(STDERR_FILENO) ? progress_mode::bar : progress_mode::lines;
 }
 
 std::string progress_reporter::line(std::size_t done, std::size_t errors) const {
@@ -36,11 +41,11 @@ std::string progress_reporter::line(std::size_t done, std::size_t errors) const 
     const int filled = static_cast<int>(percent / 100.0 * width);
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(width, '.');
-    std::snprintf(buf, sizeof buf, "\r[%s] %zu/%zu examples %5.1f%%  %.1f/s  ETA %s  errors %zu ", bar.c_str(), done,
-                  total_, percent, rate, eta, errors);
+    std::snprintf(buf, sizeof buf, "\r[%s] %zu/%zu examples %5.1f%%  %.1f/s  ETA %s  errors %zu ",
+                  bar.c_str(), done, total_, percent, rate, eta, errors);
   } else {
-    std::snprintf(buf, sizeof buf, "progress: %zu/%zu examples (%.1f%%), %.1f/s, ETA %s, %zu with errors\n", done,
-                  total_, percent, rate, eta, errors);
+    std::snprintf(buf, sizeof buf, "progress: %zu/%zu examples (%.1f%%), %.1f/s, ETA %s, %zu with errors\n",
+                  done, total_, percent, rate, eta, errors);
   }
   return buf;
 }
@@ -48,7 +53,8 @@ std::string progress_reporter::line(std::size_t done, std::size_t errors) const 
 void progress_reporter::update(std::size_t done, std::size_t errors) {
   if (mode_ == progress_mode::none) return;
   const auto now = std::chrono::steady_clock::now();
-  const auto every = mode_ == progress_mode::bar ? std::chrono::milliseconds(200) : std::chrono::milliseconds(10000);
+  const auto every =
+      mode_ == progress_mode::bar ? std::chrono::milliseconds(200) : std::chrono::milliseconds(10000);
   if (now - last_ < every) return;
   last_ = now;
   std::fputs(line(done, errors).c_str(), stderr);

@@ -14,7 +14,7 @@ enum class progress_mode { automatic, bar, lines, none };
 progress_mode parse_progress_mode(const std::string& text);
 
 class progress_reporter {
-public:
+ public:
   progress_reporter(progress_mode mode, std::size_t total, std::size_t already_done);
 
   /// Reports (if it is time to) that `done` examples of the total are finished, `errors` of them
@@ -23,7 +23,7 @@ public:
   /// Final report; clears the bar.
   void finish(std::size_t done, std::size_t errors);
 
-private:
+ private:
   std::string line(std::size_t done, std::size_t errors) const;
 
   progress_mode mode_;

@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
@@ -21,8 +21,8 @@ results_file::results_file(std::filesystem::path file, bool resume, std::size_t 
   std::error_code ec;
   if (resume && std::filesystem::exists(file_, ec)) {
     const std::string text = read_file(file_);
-    std::size_t pos = 0;       // where the next line starts
-    std::size_t committed = 0; // end of the last complete unit
+    std::size_t pos = 0;        // where the next line starts
+    std::size_t committed = 0;  // end of the last complete unit
     std::vector<record> pending;
     for (std::size_t unit = 0; unit < units; ++unit) {
       const std::vector<record_key> keys = expected(unit);
@@ -35,8 +35,8 @@ results_file::results_file(std::filesystem::path file, bool resume, std::size_t 
           break;
         }
         record r;
-        const auto j = nlohmann::json::parse(text.begin() + static_cast<long>(pos), text.begin() + static_cast<long>(end),
-                                             nullptr, false);
+        const auto j = nlohmann::json::parse(text.begin() + static_cast<long>(pos),
+                                             text.begin() + static_cast<long>(end), nullptr, false);
         if (j.is_discarded() || !record_from_json(j, r) ||
             !(record_key{r.id, r.system, r.technique, r.penalize_extra_pred_cols} == key)) {
           complete = false;
@@ -48,7 +48,8 @@ results_file::results_file(std::filesystem::path file, bool resume, std::size_t 
       if (!complete) break;
       committed = pos;
       ++resumed_units_;
-      resumed_.insert(resumed_.end(), std::make_move_iterator(pending.begin()), std::make_move_iterator(pending.end()));
+      resumed_.insert(resumed_.end(), std::make_move_iterator(pending.begin()),
+                      std::make_move_iterator(pending.end()));
     }
     if (committed < text.size()) {
       spdlog::info("resume: keeping {} complete units of {}, discarding {} bytes after them", resumed_units_,

@@ -24,7 +24,7 @@ struct record_key {
 };
 
 class results_file {
-public:
+ public:
   /// Opens `file`. With `resume`, keeps the leading units whose lines match `expected(unit)` for
   /// unit = 0, 1, ... (up to `units`), and cuts the file after them. Without, starts it empty.
   results_file(std::filesystem::path file, bool resume, std::size_t units,
@@ -43,7 +43,7 @@ public:
 
   const std::filesystem::path& path() const noexcept { return file_; }
 
-private:
+ private:
   std::filesystem::path file_;
   int fd_ = -1;
   std::size_t resumed_units_ = 0;

@@ -13,7 +13,7 @@
 namespace sqlmorph::core {
 
 class run_manifest {
-public:
+ public:
   /// Starts a manifest; `fingerprint` identifies what the run computes.
   run_manifest(std::filesystem::path file, std::string fingerprint);
 
@@ -25,7 +25,7 @@ public:
   /// Writes the manifest with `status` ("running", "complete", "interrupted", "aborted").
   void write(const std::string& status);
 
-private:
+ private:
   std::filesystem::path file_;
   nlohmann::ordered_json data_;
   std::chrono::system_clock::time_point started_;

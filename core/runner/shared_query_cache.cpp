@@ -2,7 +2,8 @@
 
 namespace sqlmorph::core {
 
-shared_query_cache::outcome_ptr shared_query_cache::get(const std::string& key, const std::function<outcome_ptr()>& run) {
+shared_query_cache::outcome_ptr shared_query_cache::get(const std::string& key,
+                                                        const std::function<outcome_ptr()>& run) {
   std::promise<outcome_ptr> promise;
   {
     std::unique_lock lock(mutex_);

@@ -26,7 +26,7 @@ struct query_statistics {
 };
 
 class shared_query_cache {
-public:
+ public:
   explicit shared_query_cache(std::size_t memory_budget_bytes) : budget_(memory_budget_bytes) {}
 
   using outcome_ptr = std::shared_ptr<const query_outcome>;
@@ -36,7 +36,7 @@ public:
 
   query_statistics& stats() noexcept { return stats_; }
 
-private:
+ private:
   struct entry {
     std::shared_future<outcome_ptr> outcome;
     std::size_t bytes = 0;

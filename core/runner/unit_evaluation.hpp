@@ -18,12 +18,14 @@
 namespace sqlmorph::core {
 
 /// The records of an example whose prediction file has nothing for it (status pred_missing).
-std::vector<record> missing_prediction(const example& ex, const std::vector<std::shared_ptr<const technique>>& techniques);
+std::vector<record> missing_prediction(const example& ex,
+                                       const std::vector<std::shared_ptr<const technique>>& techniques);
 
 /// The unit's records, example by example in the unit's order, techniques in `techniques` order,
 /// then the judges' records (when `judges` is given) in their order.
 /// `shared_answers` counts the examples that got copies of an identical earlier answer's records.
-std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples, example_evaluator& evaluator,
+std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples,
+                                  example_evaluator& evaluator,
                                   const std::vector<std::shared_ptr<const technique>>& techniques,
                                   std::uint64_t& shared_answers, judge_panel* judges = nullptr);
 

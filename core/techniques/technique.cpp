@@ -23,17 +23,19 @@ const match_memo::entry& match_memo::get_or_compute(const match_input& in, std::
   return entries_.emplace(k, compute()).first->second;
 }
 
-const std::optional<scores>& match_memo::early_or_compute(const match_input& in, std::uint32_t scorer_id,
-                                                          const std::function<std::optional<scores>()>& compute) {
+const std::optional<scores>& match_memo::early_or_compute(
+    const match_input& in, std::uint32_t scorer_id, const std::function<std::optional<scores>()>& compute) {
   const key k{&in.gold, &in.pred, scorer_id};
   if (auto it = early_.find(k); it != early_.end()) return it->second;
   return early_.emplace(k, compute()).first->second;
 }
 
-std::shared_ptr<const technique> technique::assemble(const technique_spec& spec, const component_registry& registry) {
+std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
+                                                     const component_registry& registry) {
   auto t = std::make_shared<technique>();
   t->spec_ = spec;
-  const std::string who = "technique '" + spec.name + "'" + (spec.origin.empty() ? "" : " (" + spec.origin + ")");
+  const std::string who =
+      "technique '" + spec.name + "'" + (spec.origin.empty() ? "" : " (" + spec.origin + ")");
   try {
     for (const component_spec& r : spec.rewriters) {
       t->rewriters_.push_back(registry.create<sql_rewriter>(r));
@@ -52,10 +54,12 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
     throw usage_error(who + ": " + e.what());
   }
   const std::string scorer_key = registry.instance_key(scorer::kind_name, spec.scorer);
-  t->identity_ = spec.name + "|" + t->rewriter_key_ + "|" + t->normalizer_key_ + "|" + t->matcher_key_ + "|" + scorer_key;
+  t->identity_ = spec.name + "|" + t->rewriter_key_ + "|" + t->normalizer_key_ + "|" + t->matcher_key_ + "|" +
+                 scorer_key;
   t->matcher_id_ = intern_key("matchers:" + t->matcher_key_);
   const std::string early_key = t->scorer_->early_decision_key();
-  t->early_id_ = intern_key(early_key.empty() ? "scorer:" + scorer_key : "early:" + spec.scorer.name + ":" + early_key);
+  t->early_id_ =
+      intern_key(early_key.empty() ? "scorer:" + scorer_key : "early:" + spec.scorer.name + ":" + early_key);
   const column_alignment::mode mode = t->columns_->produces();
   if (!t->rows_->accepts(mode)) {
     throw usage_error(who + ": row matcher '" + spec.rows.name + "' does not accept the '" +
@@ -75,7 +79,8 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
 }
 
 scores technique::evaluate(const match_input& in, match_memo& memo) const {
-  if (const auto& early = memo.early_or_compute(in, early_id_, [&] { return scorer_->decide_early(in); })) return *early;
+  if (const auto& early = memo.early_or_compute(in, early_id_, [&] { return scorer_->decide_early(in); }))
+    return *early;
   const match_memo::entry& m = memo.get_or_compute(in, matcher_id_, [&] {
     match_memo::entry e;
     e.alignment = columns_->align(in);

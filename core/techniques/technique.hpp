@@ -27,12 +27,13 @@ namespace sqlmorph::core {
 /// whose normalizers left a result unchanged share its matches. The keys are the results'
 /// addresses, so a memo is only valid while the results it saw are alive: one memo per example.
 class match_memo {
-public:
+ public:
   struct entry {
     column_alignment alignment;
     row_match rows;
   };
-  const entry& get_or_compute(const match_input& in, std::uint32_t matcher_id, const std::function<entry()>& compute);
+  const entry& get_or_compute(const match_input& in, std::uint32_t matcher_id,
+                              const std::function<entry()>& compute);
   const std::optional<scores>& early_or_compute(const match_input& in, std::uint32_t scorer_id,
                                                 const std::function<std::optional<scores>()>& compute);
   void clear() {
@@ -40,17 +41,18 @@ public:
     early_.clear();
   }
 
-private:
+ private:
   using key = std::tuple<const result*, const result*, std::uint32_t>;
   std::map<key, entry> entries_;
   std::map<key, std::optional<scores>> early_;
 };
 
 class technique {
-public:
+ public:
   /// Instantiates every component of `spec` and checks they fit together (the row matcher accepts
   /// the column matcher's alignments). Throws usage_error naming the technique and the problem.
-  static std::shared_ptr<const technique> assemble(const technique_spec& spec, const component_registry& registry);
+  static std::shared_ptr<const technique> assemble(const technique_spec& spec,
+                                                   const component_registry& registry);
 
   const technique_spec& spec() const noexcept { return spec_; }
   const std::string& name() const noexcept { return spec_.name; }
@@ -71,7 +73,7 @@ public:
   /// Work already in `memo` for the same result objects is reused.
   scores evaluate(const match_input& in, match_memo& memo) const;
 
-private:
+ private:
   technique_spec spec_;
   std::optional<bool> penalize_;
   std::vector<std::shared_ptr<const sql_rewriter>> rewriters_;

@@ -35,9 +35,9 @@ std::vector<std::string> technique_catalog::names() const {
   return out;
 }
 
-std::vector<std::shared_ptr<const technique>> technique_catalog::assemble(const std::vector<std::string>& requested,
-                                                                         penalize_choice penalize,
-                                                                         const component_registry& registry) const {
+std::vector<std::shared_ptr<const technique>> technique_catalog::assemble(
+    const std::vector<std::string>& requested, penalize_choice penalize,
+    const component_registry& registry) const {
   std::vector<std::string> names;
   for (const std::string& n : requested) {
     if (n == "all") {
@@ -86,8 +86,10 @@ std::vector<std::string> split_technique_list(const std::string& text) {
     current.clear();
   };
   for (char c : text) {
-    if (c == ',') flush();
-    else current += c;
+    if (c == ',')
+      flush();
+    else
+      current += c;
   }
   flush();
   return out;

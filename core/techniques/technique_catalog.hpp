@@ -19,7 +19,7 @@ enum class penalize_choice { yes, no, both };
 penalize_choice parse_penalize_choice(const std::string& text);
 
 class technique_catalog {
-public:
+ public:
   /// Adds a declaration; a second declaration of the same name is an error naming both origins.
   void add(technique_spec spec);
   const technique_spec* find(const std::string& name) const;
@@ -33,7 +33,7 @@ public:
                                                          penalize_choice penalize,
                                                          const component_registry& registry) const;
 
-private:
+ private:
   std::vector<technique_spec> specs_;
 };
 

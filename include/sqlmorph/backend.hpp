@@ -30,7 +30,7 @@ struct backend_capabilities {
 /// One open connection to one database. Not thread-safe: a connection belongs to one worker,
 /// except for `cancel()`, which may be called from any thread while `execute()` runs.
 class connection {
-public:
+ public:
   virtual ~connection() = default;
 
   /// Executes exactly one statement and fetches its rows under `limits`. Never throws: every
@@ -65,7 +65,7 @@ struct connect_outcome {
 /// A database engine. One instance is created per configured backend and shared by all workers;
 /// `connect` must be thread-safe. Each worker opens its own connections.
 class backend {
-public:
+ public:
   static constexpr const char* kind_name = "backend";
   using interface_type = backend;
 

@@ -13,7 +13,7 @@ namespace sqlmorph {
 /// `std::string_view`s into the arena stay valid for the arena's lifetime, including after the
 /// arena itself is moved. Not thread-safe for writers; readers may share it once filled.
 class byte_arena {
-public:
+ public:
   byte_arena() = default;
   byte_arena(byte_arena&&) noexcept = default;
   byte_arena& operator=(byte_arena&&) noexcept = default;
@@ -30,7 +30,7 @@ public:
 
   void clear() noexcept;
 
-private:
+ private:
   static constexpr std::size_t first_chunk_size = 256;
   static constexpr std::size_t max_chunk_size = 64 * 1024;
 

@@ -15,7 +15,7 @@ namespace sqlmorph {
 /// `equivalence_hash` that it deems equal; row matchers then index cells by hash instead of
 /// comparing every pair of rows (this is what makes partial matching n·log n instead of n²).
 class cell_matcher {
-public:
+ public:
   static constexpr const char* kind_name = "cell_matcher";
   using interface_type = cell_matcher;
 
@@ -29,7 +29,7 @@ public:
   /// For equivalence matchers: equal for any two values whose similarity is 1.
   virtual std::uint64_t equivalence_hash(const value& v) const;
 
-protected:
+ protected:
   virtual double do_similarity_(const value& gold, const value& pred) const = 0;
 };
 

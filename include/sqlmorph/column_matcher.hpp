@@ -10,7 +10,7 @@ namespace sqlmorph {
 /// semantic, ...). Implementations must be stateless after construction: `align` may be called
 /// concurrently from several workers.
 class column_matcher {
-public:
+ public:
   static constexpr const char* kind_name = "column_matcher";
   using interface_type = column_matcher;
 
@@ -24,7 +24,7 @@ public:
   /// assembled, that its row matcher accepts it.
   virtual column_alignment::mode produces() const noexcept = 0;
 
-protected:
+ protected:
   virtual column_alignment do_align_(const match_input& in) const = 0;
 };
 

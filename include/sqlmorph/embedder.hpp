@@ -20,7 +20,7 @@ struct embedding_outcome {
 /// several workers at once. The host batches, de-duplicates and caches on disk around them,
 /// keyed by `model_id()`.
 class embedder {
-public:
+ public:
   static constexpr const char* kind_name = "embedder";
   using interface_type = embedder;
 
@@ -36,7 +36,7 @@ public:
   /// One vector per text. Checks the implementation returned one vector per text.
   embedding_outcome embed(std::span<const std::string> texts) const;
 
-protected:
+ protected:
   virtual embedding_outcome do_embed_(std::span<const std::string> texts) const = 0;
 };
 

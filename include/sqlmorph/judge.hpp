@@ -32,7 +32,7 @@ struct judge_request {
 
 /// A judge's verdict.
 struct judge_verdict {
-  bool ok = true;       ///< false: the judge could not decide (`error` says why)
+  bool ok = true;  ///< false: the judge could not decide (`error` says why)
   std::string error;
   /// 1 (adheres / correct) or 0; empty when not ok.
   std::optional<int> label;
@@ -48,7 +48,7 @@ struct judge_verdict {
 
 /// Judges one example. Thread-safe; may call remote services.
 class judge {
-public:
+ public:
   static constexpr const char* kind_name = "judge";
   using interface_type = judge;
 
@@ -57,7 +57,7 @@ public:
   /// The verdict; checks that a successful verdict has a 0/1 label and a confidence in [0, 100].
   judge_verdict evaluate(const judge_request& request) const;
 
-protected:
+ protected:
   virtual judge_verdict do_evaluate_(const judge_request& request) const = 0;
 };
 

@@ -12,7 +12,7 @@ namespace sqlmorph {
 /// rounding, NULL policy, ...). Returns a new result; the input is unchanged. Normalizers run in
 /// the order a technique lists them. Stateless after construction; thread-safe.
 class normalizer {
-public:
+ public:
   static constexpr const char* kind_name = "normalizer";
   using interface_type = normalizer;
 
@@ -26,7 +26,7 @@ public:
   /// caller then goes on with `in` itself, and no copy of a large result is made for nothing.
   std::optional<result> normalize_if_changed(const result& in) const;
 
-protected:
+ protected:
   virtual result do_normalize_(const result& in) const = 0;
   /// Defaults to `do_normalize_` (always a new result); override when "unchanged" is cheap to tell.
   virtual std::optional<result> do_normalize_if_changed_(const result& in) const { return do_normalize_(in); }
@@ -36,10 +36,10 @@ protected:
 /// `normalize_value_`, which appends exactly one value to `out` for each input value. A result is
 /// copied only from its first value that actually changes (same kind and same payload = unchanged).
 class value_normalizer : public normalizer {
-protected:
+ protected:
   virtual void normalize_value_(const value& in, result& out) const = 0;
 
-private:
+ private:
   result do_normalize_(const result& in) const final;
   std::optional<result> do_normalize_if_changed_(const result& in) const final;
 };

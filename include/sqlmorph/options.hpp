@@ -45,7 +45,7 @@ std::string option_value_to_string(const option_value& v);
 /// `std::invalid_argument` when the name is missing or has another type — a programming error in
 /// the component, reported by the host as a creation failure.
 class option_values {
-public:
+ public:
   option_values() = default;
 
   void set(std::string name, option_value v) { values_[std::move(name)] = std::move(v); }
@@ -70,7 +70,7 @@ public:
 
   const std::map<std::string, option_value, std::less<>>& all() const noexcept { return values_; }
 
-private:
+ private:
   template <class T>
   const T& get(std::string_view name) const {
     const auto it = values_.find(name);

@@ -121,9 +121,12 @@ typedef const sqlmorph_manifest_v1* (*sqlmorph_manifest_fn_v1)(const sqlmorph_ho
 /// the sqlmorph version, a hash of the SDK headers, the compiler, the standard library and its
 /// ABI, the language standard and sanitizer instrumentation.
 #define SQLMORPH_BUILD_FINGERPRINT                                                                   \
-  "sqlmorph " SQLMORPH_VERSION_STRING "; abi " SQLMORPH_STRINGIFY_(SQLMORPH_PLUGIN_ABI_VERSION)      \
-  "; sdk " SQLMORPH_SDK_HASH "; compiler " __VERSION__ "; " SQLMORPH_STDLIB_TAG_ "; c++" SQLMORPH_STRINGIFY_( \
-      __cplusplus) SQLMORPH_SANITIZER_TAG_
+  "sqlmorph " SQLMORPH_VERSION_STRING                                                                \
+  "; abi " SQLMORPH_STRINGIFY_(SQLMORPH_PLUGIN_ABI_VERSION) "; sdk " SQLMORPH_SDK_HASH               \
+                                                            "; compiler " __VERSION__                \
+                                                            "; " SQLMORPH_STDLIB_TAG_                \
+                                                            "; c++" SQLMORPH_STRINGIFY_(__cplusplus) \
+                                                                SQLMORPH_SANITIZER_TAG_
 
 namespace sqlmorph::plugin {
 
@@ -138,7 +141,8 @@ enum class log_level : int { trace = 0, debug = 1, info = 2, warn = 3, error = 4
 /// Logs through the host's logger (dropped if there is no host).
 inline void log(log_level level, std::string_view message) noexcept {
   const sqlmorph_host_v1* h = host();
-  if (h != nullptr && h->log != nullptr) h->log(h->context, static_cast<int>(level), message.data(), message.size());
+  if (h != nullptr && h->log != nullptr)
+    h->log(h->context, static_cast<int>(level), message.data(), message.size());
 }
 
 namespace detail {
@@ -189,18 +193,18 @@ constexpr sqlmorph_component_v1 component(const char* name, const char* version,
 
 /// Defines the library's exported manifest function. Arguments after the version are
 /// `sqlmorph::plugin::component<...>(...)` descriptions.
-#define SQLMORPH_PLUGIN_LIBRARY(library_name, library_version, ...)                                    \
+#define SQLMORPH_PLUGIN_LIBRARY(library_name, library_version, ...)                                          \
   extern "C" __attribute__((visibility("default"))) const sqlmorph_manifest_v1* sqlmorph_plugin_manifest_v1( \
-      const sqlmorph_host_v1* host_services) {                                                          \
-    ::sqlmorph::plugin::host() = host_services;                                                         \
-    static const sqlmorph_component_v1 components[] = {__VA_ARGS__};                                    \
-    static const sqlmorph_manifest_v1 manifest = {                                                      \
-        SQLMORPH_PLUGIN_ABI_VERSION,                                                                    \
-        static_cast<std::uint32_t>(sizeof(sqlmorph_manifest_v1)),                                       \
-        SQLMORPH_BUILD_FINGERPRINT,                                                                     \
-        library_name,                                                                                   \
-        library_version,                                                                                \
-        components,                                                                                     \
-        static_cast<std::uint32_t>(sizeof(components) / sizeof(components[0]))};                        \
-    return &manifest;                                                                                   \
+      const sqlmorph_host_v1* host_services) {                                                               \
+    ::sqlmorph::plugin::host() = host_services;                                                              \
+    static const sqlmorph_component_v1 components[] = {__VA_ARGS__};                                         \
+    static const sqlmorph_manifest_v1 manifest = {                                                           \
+        SQLMORPH_PLUGIN_ABI_VERSION,                                                                         \
+        static_cast<std::uint32_t>(sizeof(sqlmorph_manifest_v1)),                                            \
+        SQLMORPH_BUILD_FINGERPRINT,                                                                          \
+        library_name,                                                                                        \
+        library_version,                                                                                     \
+        components,                                                                                          \
+        static_cast<std::uint32_t>(sizeof(components) / sizeof(components[0]))};                             \
+    return &manifest;                                                                                        \
   }

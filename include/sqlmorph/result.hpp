@@ -18,7 +18,7 @@ namespace sqlmorph {
 ///
 /// Thread safety: a filled result may be read from several threads at once.
 class result {
-public:
+ public:
   result() = default;
   result(result&&) noexcept = default;
   result& operator=(result&&) noexcept = default;
@@ -66,7 +66,7 @@ public:
   /// A deep copy.
   result clone() const;
 
-private:
+ private:
   std::vector<std::string> names_;
   std::vector<std::string> types_;
   std::vector<value> cells_;

@@ -12,7 +12,7 @@ namespace sqlmorph {
 /// Matches the rows of two results under a column alignment (multiset, greedy partial, token
 /// Jaccard, permutation equivalence, ...). Stateless after construction; thread-safe.
 class row_matcher {
-public:
+ public:
   static constexpr const char* kind_name = "row_matcher";
   using interface_type = row_matcher;
 
@@ -25,7 +25,7 @@ public:
   /// Whether this matcher understands alignments of the given mode.
   virtual bool accepts(column_alignment::mode m) const noexcept = 0;
 
-protected:
+ protected:
   virtual row_match do_match_(const match_input& in, const column_alignment& columns) const = 0;
 };
 

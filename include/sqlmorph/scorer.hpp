@@ -12,7 +12,7 @@ namespace sqlmorph {
 /// Computes EX / EXP / EXR / F1 (and extra fields) from what the matchers found.
 /// Stateless after construction; thread-safe.
 class scorer {
-public:
+ public:
   static constexpr const char* kind_name = "scorer";
   using interface_type = scorer;
 
@@ -36,7 +36,7 @@ public:
   /// negative); a scorer returning anything else is a bug reported as `std::logic_error`.
   scores score(const match_input& in, const column_alignment& columns, const row_match& rows) const;
 
-protected:
+ protected:
   virtual std::optional<scores> do_decide_early_(const match_input&) const { return std::nullopt; }
   virtual std::string do_early_decision_key_() const { return {}; }
   virtual scores do_score_(const match_input& in, const column_alignment& columns,

@@ -15,18 +15,18 @@
 namespace sqlmorph {
 
 enum class sql_token_kind {
-  whitespace,   ///< spaces and tabs
-  newline,      ///< \n, \r\n or \r
-  comment,      ///< -- ..., # ..., /* ... */
-  string,       ///< '...' literal
-  quoted_name,  ///< "...", `...`, [...]
-  dollar_string,///< $tag$ ... $tag$
-  word,         ///< keyword or bare name: [0-9_A-Za-z\x80-\xff][_$#0-9A-Za-z\x80-\xff]*
-  number,       ///< 12, 1.5, .5, 1e3, 0x1F
-  placeholder,  ///< ?, :name, $name, %s, %(name)s
-  punctuation,  ///< ; : ( ) [ ] , .
-  op,           ///< runs of comparison or arithmetic operator characters, and *
-  other,        ///< anything else (one byte)
+  whitespace,     ///< spaces and tabs
+  newline,        ///< \n, \r\n or \r
+  comment,        ///< -- ..., # ..., /* ... */
+  string,         ///< '...' literal
+  quoted_name,    ///< "...", `...`, [...]
+  dollar_string,  ///< $tag$ ... $tag$
+  word,           ///< keyword or bare name: [0-9_A-Za-z\x80-\xff][_$#0-9A-Za-z\x80-\xff]*
+  number,         ///< 12, 1.5, .5, 1e3, 0x1F
+  placeholder,    ///< ?, :name, $name, %s, %(name)s
+  punctuation,    ///< ; : ( ) [ ] , .
+  op,             ///< runs of comparison or arithmetic operator characters, and *
+  other,          ///< anything else (one byte)
 };
 
 struct sql_token {

@@ -24,7 +24,7 @@ struct rewrite_outcome {
 /// Rewrites SQL before execution. A rewritten query is executed on its own (and cached like any
 /// other query), so rewrites never affect other techniques. Stateless; thread-safe.
 class sql_rewriter {
-public:
+ public:
   static constexpr const char* kind_name = "sql_rewriter";
   using interface_type = sql_rewriter;
 
@@ -32,7 +32,7 @@ public:
 
   rewrite_outcome rewrite(std::string_view sql, query_role role) const;
 
-protected:
+ protected:
   virtual rewrite_outcome do_rewrite_(std::string_view sql, query_role role) const = 0;
 };
 

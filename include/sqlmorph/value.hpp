@@ -17,7 +17,7 @@ enum class value_kind : std::uint8_t { null, integer, real, text, blob };
 /// `result` that holds the value (or in storage the caller keeps alive for as long as the value is
 /// used). Text is a byte string; it may be invalid UTF-8, which is data, never an error.
 class value {
-public:
+ public:
   constexpr value() noexcept : i_(0), size_(0), kind_(value_kind::null) {}
 
   static constexpr value null() noexcept { return value(); }
@@ -43,9 +43,7 @@ public:
   constexpr bool is_number() const noexcept {
     return kind_ == value_kind::integer || kind_ == value_kind::real;
   }
-  constexpr bool has_bytes() const noexcept {
-    return kind_ == value_kind::text || kind_ == value_kind::blob;
-  }
+  constexpr bool has_bytes() const noexcept { return kind_ == value_kind::text || kind_ == value_kind::blob; }
 
   /// Precondition: kind() == integer.
   constexpr std::int64_t as_integer() const noexcept { return i_; }
@@ -60,7 +58,7 @@ public:
     return has_bytes() ? std::string_view(p_, size_) : std::string_view();
   }
 
-private:
+ private:
   static value bytes_value(value_kind kind, std::string_view bytes) noexcept {
     value out;
     out.p_ = bytes.data();

@@ -426,9 +426,9 @@ query_outcome postgres_connection::run_(std::string_view sql, const exec_limits&
     // A check only prepares the statement (the unnamed one): the server parses and analyses it,
     // binding every name, and never runs it.
     const std::string statement(check.statement);
-    const int sent = prepare_only
-                         ? PQsendPrepare(conn_, "", statement.c_str(), 0, nullptr)
-                         : PQsendQueryParams(conn_, statement.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
+    const int sent =
+        prepare_only ? PQsendPrepare(conn_, "", statement.c_str(), 0, nullptr)
+                     : PQsendQueryParams(conn_, statement.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
     if (sent == 0) {
       message = one_line(PQerrorMessage(conn_));
       if (PQstatus(conn_) != CONNECTION_OK) broken_ = true;
@@ -483,11 +483,14 @@ constexpr const char* schema_constraints_sql =
     "SELECT CASE WHEN n.nspname = 'public' THEN quote_ident(c.relname) "
     "            ELSE quote_ident(n.nspname) || '.' || quote_ident(c.relname) END, "
     "       pg_get_constraintdef(k.oid) "
-    "FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+    "FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = "
+    "c.relnamespace "
     "WHERE k.contype IN ('p', 'u', 'f') AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
     "ORDER BY k.contype = 'p' DESC, k.contype, k.conname";
 
-std::string text_of(const value& v) { return std::string(v.bytes()); }
+std::string text_of(const value& v) {
+  return std::string(v.bytes());
+}
 
 }  // namespace
 
@@ -520,14 +523,17 @@ query_outcome postgres_connection::describe_schema(const exec_limits& limits) {
       close_table();
       table = name;
       const std::string kind = text_of(c.cell(r, 1));
-      out.message += (kind == "v" ? "CREATE VIEW " : kind == "m" ? "CREATE MATERIALIZED VIEW " : "CREATE TABLE ") +
+      out.message += (kind == "v"   ? "CREATE VIEW "
+                      : kind == "m" ? "CREATE MATERIALIZED VIEW "
+                                    : "CREATE TABLE ") +
                      name + " (\n  ";
       first_line = true;
     }
     if (!first_line) out.message += ",\n  ";
     first_line = false;
     out.message += text_of(c.cell(r, 2)) + " " + text_of(c.cell(r, 3));
-    if (c.cell(r, 4).kind() == value_kind::integer && c.cell(r, 4).as_integer() != 0) out.message += " NOT NULL";
+    if (c.cell(r, 4).kind() == value_kind::integer && c.cell(r, 4).as_integer() != 0)
+      out.message += " NOT NULL";
   }
   close_table();
   return out;

@@ -41,8 +41,9 @@ const sqlmorph_option_v1 sqlite_options[] = {
     {"busy_timeout_ms", "int", "5000", "how long to wait for a lock held by another process"}};
 }  // namespace
 
-SQLMORPH_PLUGIN_LIBRARY("backend_sqlite", "1.0.0",
-                        sqlmorph::plugin::component<sqlmorph::sqlite::sqlite_backend>(
-                            "sqlite", "1.0.0",
-                            "SQLite database files, read-only: authorizer, engine-enforced timeout, row and byte caps",
-                            sqlite_options))
+SQLMORPH_PLUGIN_LIBRARY(
+    "backend_sqlite", "1.0.0",
+    sqlmorph::plugin::component<sqlmorph::sqlite::sqlite_backend>(
+        "sqlite", "1.0.0",
+        "SQLite database files, read-only: authorizer, engine-enforced timeout, row and byte caps",
+        sqlite_options))

@@ -17,12 +17,12 @@ struct sqlite_settings {
 };
 
 class sqlite_backend final : public backend {
-public:
+ public:
   explicit sqlite_backend(const option_values& o);
   backend_capabilities capabilities() const override;
   connect_outcome connect(std::string_view target) const override;
 
-private:
+ private:
   sqlite_settings settings_;
 };
 

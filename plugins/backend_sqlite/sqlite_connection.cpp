@@ -121,7 +121,9 @@ sqlite_connection::sqlite_connection(sqlite3* db, sqlite_settings settings) : db
   sqlite3_progress_handler(db_, settings_.progress_interval, &sqlite_connection::on_progress, this);
 }
 
-sqlite_connection::~sqlite_connection() { sqlite3_close(db_); }
+sqlite_connection::~sqlite_connection() {
+  sqlite3_close(db_);
+}
 
 void sqlite_connection::cancel() noexcept {
   cancelled_.store(true);
@@ -154,9 +156,9 @@ query_outcome sqlite_connection::engine_failure_(int rc, std::string_view sql, c
   if ((rc & 0xff) == SQLITE_INTERRUPT && deadline_hit_) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%g", limits.timeout_seconds);
-    return query_outcome::failure(query_status::timeout,
-                                  std::string("exceeded the time limit of ") + secs + " s (interrupted by SQLite)",
-                                  ms_since(start));
+    return query_outcome::failure(
+        query_status::timeout,
+        std::string("exceeded the time limit of ") + secs + " s (interrupted by SQLite)", ms_since(start));
   }
   if ((rc & 0xff) == SQLITE_INTERRUPT && cancelled_.load()) {
     return query_outcome::failure(query_status::error, "cancelled", ms_since(start));
@@ -171,14 +173,16 @@ query_outcome sqlite_connection::engine_failure_(int rc, std::string_view sql, c
   return query_outcome::failure(query_status::error, std::move(msg), ms_since(start));
 }
 
-std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view sql, const exec_limits& limits,
+std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view sql,
+                                                               const exec_limits& limits,
                                                                std::chrono::steady_clock::time_point start,
                                                                sqlite3_stmt*& stmt) {
   const auto fail = [&](query_status s, std::string msg) {
     return query_outcome::failure(s, std::move(msg), ms_since(start));
   };
   stmt = nullptr;
-  if (sql.find('\0') != std::string_view::npos) return fail(query_status::error, "the SQL contains a NUL byte");
+  if (sql.find('\0') != std::string_view::npos)
+    return fail(query_status::error, "the SQL contains a NUL byte");
   const char* tail = nullptr;
   const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
   if (rc != SQLITE_OK) {
@@ -190,8 +194,9 @@ std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view 
   std::optional<query_outcome> refusal;
   const std::string_view rest = meaningful_rest(sql.substr(static_cast<std::size_t>(tail - sql.data())));
   if (!rest.empty()) {
-    refusal = fail(query_status::error, "more than one statement: only a single statement is evaluated (found '" +
-                                            excerpt(rest) + "' after the first)");
+    refusal =
+        fail(query_status::error, "more than one statement: only a single statement is evaluated (found '" +
+                                      excerpt(rest) + "' after the first)");
   } else if (!sqlite3_stmt_readonly(stmt)) {
     refusal = fail(query_status::error, "not a read-only statement: refused");
   } else if (sqlite3_column_count(stmt) == 0) {
@@ -279,8 +284,12 @@ query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits
     bool over_bytes = false;
     for (int c = 0; c < columns && !over_bytes; ++c) {
       switch (sqlite3_column_type(stmt, c)) {
-        case SQLITE_INTEGER: out.rows.append_integer(sqlite3_column_int64(stmt, c)); break;
-        case SQLITE_FLOAT: out.rows.append_real(sqlite3_column_double(stmt, c)); break;
+        case SQLITE_INTEGER:
+          out.rows.append_integer(sqlite3_column_int64(stmt, c));
+          break;
+        case SQLITE_FLOAT:
+          out.rows.append_real(sqlite3_column_double(stmt, c));
+          break;
         case SQLITE_TEXT: {
           const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
           const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
@@ -295,7 +304,9 @@ query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits
           bytes += n;
           break;
         }
-        default: out.rows.append_null(); break;
+        default:
+          out.rows.append_null();
+          break;
       }
       over_bytes = limits.max_bytes > 0 && bytes > limits.max_bytes;
     }

@@ -15,7 +15,7 @@
 namespace sqlmorph::sqlite {
 
 class sqlite_connection final : public connection {
-public:
+ public:
   /// Takes ownership of `db`, which must already be open read-only with the safety settings applied
   /// (see open_read_only()).
   sqlite_connection(sqlite3* db, sqlite_settings settings);
@@ -38,14 +38,15 @@ public:
     }
   }
 
-private:
+ private:
   static int on_progress(void* self) noexcept;
   void begin_(const exec_limits& limits, std::chrono::steady_clock::time_point start);
   query_outcome engine_failure_(int rc, std::string_view sql, const exec_limits& limits,
                                 std::chrono::steady_clock::time_point start) const;
   /// Prepares one read-only query into `stmt`, or returns why it is refused (then `stmt` is null).
   std::optional<query_outcome> prepare_query_(std::string_view sql, const exec_limits& limits,
-                                              std::chrono::steady_clock::time_point start, sqlite3_stmt*& stmt);
+                                              std::chrono::steady_clock::time_point start,
+                                              sqlite3_stmt*& stmt);
 
   sqlite3* db_;
   sqlite_settings settings_;

@@ -48,7 +48,8 @@ std::string_view problem_kind(std::string_view m) {
   for (const auto& [needle, kind] : rules) {
     if (!contains(m, needle)) continue;
     // PostgreSQL words unknown functions and columns alike: "... does not exist".
-    if ((needle == "relation \"" || needle == "column \"" || needle == "function ") && !contains(m, "does not exist")) {
+    if ((needle == "relation \"" || needle == "column \"" || needle == "function ") &&
+        !contains(m, "does not exist")) {
       continue;
     }
     return kind;

@@ -17,10 +17,10 @@ namespace sqlmorph::judges {
 std::string_view problem_kind(std::string_view engine_message);
 
 class sql_correctness final : public judge {
-public:
+ public:
   explicit sql_correctness(const option_values& options);
 
-private:
+ private:
   judge_verdict do_evaluate_(const judge_request& request) const override;
 
   double timeout_seconds_;

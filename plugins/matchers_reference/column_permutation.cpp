@@ -29,7 +29,8 @@ std::vector<std::uint64_t> cell_hashes(const result& r, const value_equivalence&
 
 // Column colors after two rounds of refinement (see the header). Identical for columns that a
 // column bijection could map onto each other.
-std::vector<std::uint64_t> column_colors(const std::vector<std::uint64_t>& cells, std::size_t rows, std::size_t cols) {
+std::vector<std::uint64_t> column_colors(const std::vector<std::uint64_t>& cells, std::size_t rows,
+                                         std::size_t cols) {
   std::vector<std::uint64_t> color(cols);
   for (std::size_t c = 0; c < cols; ++c) {
     multiset_digest d;
@@ -86,10 +87,15 @@ bool ordered_permutable(const result& gold, const result& pred, const value_equi
 }
 
 class unordered_search {
-public:
+ public:
   unordered_search(const result& gold, const result& pred, const value_equivalence& eq)
-      : gold_(gold), pred_(pred), eq_(eq), rows_(gold.row_count()), cols_(gold.column_count()),
-        gold_cells_(cell_hashes(gold, eq)), pred_cells_(cell_hashes(pred, eq)) {}
+      : gold_(gold),
+        pred_(pred),
+        eq_(eq),
+        rows_(gold.row_count()),
+        cols_(gold.column_count()),
+        gold_cells_(cell_hashes(gold, eq)),
+        pred_cells_(cell_hashes(pred, eq)) {}
 
   bool run() {
     const auto gold_colors = column_colors(gold_cells_, rows_, cols_);
@@ -110,8 +116,9 @@ public:
     // Most constrained gold columns first.
     order_.resize(cols_);
     std::iota(order_.begin(), order_.end(), 0);
-    std::stable_sort(order_.begin(), order_.end(),
-                     [&](std::size_t x, std::size_t y) { return candidates_[x].size() < candidates_[y].size(); });
+    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t x, std::size_t y) {
+      return candidates_[x].size() < candidates_[y].size();
+    });
     // The gold side's running row hashes are fixed by the order: keep one digest per depth.
     gold_digest_.resize(cols_ + 1);
     std::vector<std::uint64_t> running(rows_, 0x726f77ULL);
@@ -131,7 +138,7 @@ public:
     return search(0);
   }
 
-private:
+ private:
   bool search(std::size_t depth) {
     if (depth == cols_) return verify();
     const std::size_t g = order_[depth];
@@ -165,7 +172,8 @@ private:
       bool found = false;
       for (auto it = first; it != last; ++it) {
         bool same = true;
-        for (std::size_t c = 0; c < cols_ && same; ++c) same = eq_.equal(gold_.cell(it->second, c), pred_.cell(r, assignment_[c]));
+        for (std::size_t c = 0; c < cols_ && same; ++c)
+          same = eq_.equal(gold_.cell(it->second, c), pred_.cell(r, assignment_[c]));
         if (same) {
           unmatched_gold.erase(it);
           found = true;

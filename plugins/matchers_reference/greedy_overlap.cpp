@@ -30,7 +30,9 @@ std::uint64_t binomial(std::uint32_t n, std::uint32_t k) {
   return r;
 }
 
-std::uint64_t subset_hash_seed(std::uint32_t k) { return 0x5375627365744b21ULL ^ k; }
+std::uint64_t subset_hash_seed(std::uint32_t k) {
+  return 0x5375627365744b21ULL ^ k;
+}
 
 // Calls f(hash) for every k-subset of `set`.
 template <class F>
@@ -53,7 +55,7 @@ void for_each_subset_hash(item_set set, std::uint32_t k, F&& f) {
 }
 
 class engine {
-public:
+ public:
   engine(const item_sets& gold, const item_sets& pred, overlap_similarity similarity)
       : gold_(gold), pred_(pred), similarity_(similarity), pred_removed_(pred.size(), 0) {}
 
@@ -75,7 +77,8 @@ public:
     std::vector<triple> triples;
     for (const auto& [ka, g] : gold_by_size) {
       for (const auto& [kb, p] : pred_by_size_) {
-        for (std::uint32_t a = 1; a <= std::min(ka, kb); ++a) triples.push_back({similarity_(a, ka, kb), ka, kb, a});
+        for (std::uint32_t a = 1; a <= std::min(ka, kb); ++a)
+          triples.push_back({similarity_(a, ka, kb), ka, kb, a});
       }
     }
     std::stable_sort(triples.begin(), triples.end(),
@@ -123,7 +126,7 @@ public:
     return picks;
   }
 
-private:
+ private:
   // Rows of one predicted size indexed by the hashes of their a-subsets; entries sorted by
   // (hash, row) so each hash's rows form an ascending run, scanned from a lazily advanced head.
   struct subset_index {
@@ -154,7 +157,8 @@ private:
     idx.skipped.assign(idx.entries.size(), 0);
     idx.start.reset(idx.entries.size());
     for (std::uint32_t e = 0; e < idx.entries.size(); ++e) {
-      if (e == 0 || idx.entries[e].first != idx.entries[e - 1].first) idx.start.insert(idx.entries[e].first, e);
+      if (e == 0 || idx.entries[e].first != idx.entries[e - 1].first)
+        idx.start.insert(idx.entries[e].first, e);
     }
     return subset_indexes_.emplace(key, std::move(idx)).first->second;
   }
@@ -244,8 +248,10 @@ std::uint32_t overlap_size(item_set a, item_set b) noexcept {
   auto i = a.begin();
   auto j = b.begin();
   while (i != a.end() && j != b.end()) {
-    if (*i < *j) ++i;
-    else if (*j < *i) ++j;
+    if (*i < *j)
+      ++i;
+    else if (*j < *i)
+      ++j;
     else {
       ++n;
       ++i;

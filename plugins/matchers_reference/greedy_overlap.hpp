@@ -23,7 +23,7 @@ using item_set = std::span<const std::uint32_t>;
 
 /// Many item sets in one buffer (no allocation per set): set i is items [offsets[i], offsets[i+1]).
 class item_sets {
-public:
+ public:
   item_sets() { offsets_.push_back(0); }
 
   void reserve(std::size_t sets, std::size_t items) {
@@ -51,7 +51,7 @@ public:
   }
   std::size_t total_items() const noexcept { return items_.size(); }
 
-private:
+ private:
   static constexpr std::size_t max_items = 0xffffffffu;
   std::vector<std::uint32_t> items_;
   std::vector<std::uint32_t> offsets_;

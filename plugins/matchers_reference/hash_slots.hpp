@@ -12,7 +12,7 @@
 namespace sqlmorph::reference {
 
 class hash_slots {
-public:
+ public:
   explicit hash_slots(std::size_t expected = 16) { reset(expected); }
 
   void reset(std::size_t expected) {
@@ -46,7 +46,7 @@ public:
 
   static constexpr std::uint32_t empty = 0xffffffffu;
 
-private:
+ private:
   static constexpr std::uint64_t vacant = empty;  // tag 0 with id `empty`: never a stored slot
   static std::uint32_t tag_of(std::uint64_t h) noexcept { return static_cast<std::uint32_t>(h); }
 

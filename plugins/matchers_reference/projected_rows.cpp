@@ -7,10 +7,12 @@
 namespace sqlmorph::reference {
 
 projected_intersection intersect_projected_rows(const result& gold, const result& pred,
-                                                std::span<const column_pair> pairs, const value_equivalence& eq) {
+                                                std::span<const column_pair> pairs,
+                                                const value_equivalence& eq) {
   const std::size_t k = pairs.size();
   const auto read = [&](std::uint64_t key, std::size_t p) -> const value& {
-    return key_side(key) == 0 ? gold.cell(key_row(key), pairs[p].gold) : pred.cell(key_row(key), pairs[p].pred);
+    return key_side(key) == 0 ? gold.cell(key_row(key), pairs[p].gold)
+                              : pred.cell(key_row(key), pairs[p].pred);
   };
   tuple_interner tuples(eq, k, read, std::max(gold.row_count(), pred.row_count()));
   const auto intern_rows = [&](const result& r, int side) {
@@ -60,7 +62,8 @@ void projected_item_sets(const result& gold, std::span<const std::uint32_t> gold
     std::size_t gold_column;
     std::size_t pred_column;
     const value& operator()(std::uint64_t key, std::size_t) const {
-      return key_side(key) == 0 ? gold->cell(key_row(key), gold_column) : pred->cell(key_row(key), pred_column);
+      return key_side(key) == 0 ? gold->cell(key_row(key), gold_column)
+                                : pred->cell(key_row(key), pred_column);
     }
   };
   std::vector<tuple_interner<position_reader>> by_position;

@@ -27,7 +27,8 @@ struct projected_intersection {
 /// Projects gold rows on `pairs[i].gold` and predicted rows on `pairs[i].pred` (in pair order) and
 /// intersects them as multisets under `eq`.
 projected_intersection intersect_projected_rows(const result& gold, const result& pred,
-                                                std::span<const column_pair> pairs, const value_equivalence& eq);
+                                                std::span<const column_pair> pairs,
+                                                const value_equivalence& eq);
 
 /// Item sets of projected rows for the greedy phase: the item of position p is (p, value) interned
 /// under `eq`, so two rows share an item exactly where their values at the same position are

@@ -11,7 +11,8 @@ std::optional<scores> sqlmorph_cells_scorer::do_decide_early_(const match_input&
   return s;
 }
 
-scores sqlmorph_cells_scorer::do_score_(const match_input&, const column_alignment& columns, const row_match& rows) const {
+scores sqlmorph_cells_scorer::do_score_(const match_input&, const column_alignment& columns,
+                                        const row_match& rows) const {
   scores s;
   s.ex = 0.0;  // EX = 1 was decided early
   if (columns.how == column_alignment::mode::paired && columns.pairs.empty()) {
@@ -24,7 +25,8 @@ scores sqlmorph_cells_scorer::do_score_(const match_input&, const column_alignme
 }
 
 scores verdict_scorer::do_score_(const match_input&, const column_alignment&, const row_match& rows) const {
-  if (!rows.equivalent) throw std::logic_error("the 'verdict' scorer needs a row matcher that decides equivalence");
+  if (!rows.equivalent)
+    throw std::logic_error("the 'verdict' scorer needs a row matcher that decides equivalence");
   scores s;
   s.ex = *rows.equivalent ? 1.0 : 0.0;
   s.extra = rows.extra;

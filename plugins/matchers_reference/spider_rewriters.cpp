@@ -13,11 +13,14 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
 }
 
 // Python's \s for the ASCII range.
-bool is_python_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_python_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 // Matches `word` case-insensitively at `pos`, returning the position after it or npos.
 std::size_t match_word(std::string_view s, std::size_t pos, std::string_view word) {
-  if (pos + word.size() > s.size() || !iequals_ascii(s.substr(pos, word.size()), word)) return std::string_view::npos;
+  if (pos + word.size() > s.size() || !iequals_ascii(s.substr(pos, word.size()), word))
+    return std::string_view::npos;
   return pos + word.size();
 }
 

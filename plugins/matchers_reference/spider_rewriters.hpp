@@ -8,10 +8,10 @@ namespace sqlmorph::reference {
 
 /// `postprocess`: "> =" → ">=", "< =" → "<=", "! =" → "!=".
 class spider_fix_spaced_operators final : public sql_rewriter {
-public:
+ public:
   explicit spider_fix_spaced_operators(const option_values&) {}
 
-protected:
+ protected:
   rewrite_outcome do_rewrite_(std::string_view sql, query_role role) const override;
 };
 
@@ -20,22 +20,22 @@ protected:
 /// official evaluator does. Text with no statement (empty or blank) cannot be parsed and fails.
 /// With `keep_distinct` the SQL is left as it is.
 class spider_remove_distinct final : public sql_rewriter {
-public:
+ public:
   explicit spider_remove_distinct(const option_values& o) : keep_distinct_(o.get_bool("keep_distinct")) {}
 
-protected:
+ protected:
   rewrite_outcome do_rewrite_(std::string_view sql, query_role role) const override;
 
-private:
+ private:
   bool keep_distinct_;
 };
 
 /// `replace_cur_year`: `YEAR ( CURDATE ( ) )` (any case and spacing, and the spaces after it) → `2020`.
 class spider_curdate_year final : public sql_rewriter {
-public:
+ public:
   explicit spider_curdate_year(const option_values&) {}
 
-protected:
+ protected:
   rewrite_outcome do_rewrite_(std::string_view sql, query_role role) const override;
 };
 

@@ -11,7 +11,7 @@
 namespace sqlmorph::reference {
 
 class value_equivalence {
-public:
+ public:
   /// Reference equality (TECHNIQUES.md §1).
   value_equivalence() = default;
   /// The equivalence of a cell matcher that declares `is_equivalence()`.
@@ -24,7 +24,7 @@ public:
     return cells_ ? cells_->similarity(a, b) >= 1.0 : reference_equal(a, b);
   }
 
-private:
+ private:
   std::shared_ptr<const cell_matcher> cells_;
 };
 

@@ -16,8 +16,12 @@ namespace sqlmorph::reference {
 constexpr std::uint64_t tuple_key(int side, std::size_t row) noexcept {
   return (static_cast<std::uint64_t>(side) << 32) | static_cast<std::uint64_t>(row);
 }
-constexpr int key_side(std::uint64_t key) noexcept { return static_cast<int>(key >> 32); }
-constexpr std::size_t key_row(std::uint64_t key) noexcept { return static_cast<std::size_t>(key & 0xffffffffULL); }
+constexpr int key_side(std::uint64_t key) noexcept {
+  return static_cast<int>(key >> 32);
+}
+constexpr std::size_t key_row(std::uint64_t key) noexcept {
+  return static_cast<std::size_t>(key & 0xffffffffULL);
+}
 
 /// Interns tuples of `width` values. A tuple is named by a 64-bit key, and `read(key, i)` returns
 /// its i-th value (a reference into storage that outlives the interner). Ids are dense and assigned
@@ -25,7 +29,7 @@ constexpr std::size_t key_row(std::uint64_t key) noexcept { return static_cast<s
 /// 8 bytes per distinct tuple plus the hash index, whatever the width.
 template <class Read>
 class tuple_interner {
-public:
+ public:
   tuple_interner(const value_equivalence& eq, std::size_t width, Read read, std::size_t expected = 16)
       : eq_(eq), width_(width), read_(std::move(read)), slots_(expected) {
     first_keys_.reserve(expected);
@@ -51,7 +55,7 @@ public:
 
   std::size_t size() const noexcept { return first_keys_.size(); }
 
-private:
+ private:
   const value_equivalence& eq_;
   std::size_t width_;
   Read read_;

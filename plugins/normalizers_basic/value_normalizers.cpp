@@ -9,7 +9,9 @@
 namespace sqlmorph::normalizers {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 std::string_view trimmed(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -37,7 +39,8 @@ bool parse_numeral(std::string_view text, bool& is_integer, std::int64_t& intege
   const std::string_view mantissa = body.substr(0, e);
   const std::size_t dot = mantissa.find('.');
   const std::string_view whole = mantissa.substr(0, dot);
-  const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : mantissa.substr(dot + 1);
+  const std::string_view fraction =
+      dot == std::string_view::npos ? std::string_view() : mantissa.substr(dot + 1);
   if (whole.empty() && fraction.empty()) return false;
   if ((!whole.empty() && !all_digits(whole)) || (!fraction.empty() && !all_digits(fraction))) return false;
   if (e != std::string_view::npos) {
@@ -68,21 +71,27 @@ void numbers_from_text::normalize_value_(const value& in, result& out) const {
   std::int64_t i = 0;
   double d = 0;
   if (parse_numeral(trim_ ? trimmed(in.bytes()) : in.bytes(), is_integer, i, d)) {
-    if (is_integer) out.append_integer(i);
-    else out.append_real(d);
+    if (is_integer)
+      out.append_integer(i);
+    else
+      out.append_real(d);
   } else {
     out.append(in);
   }
 }
 
 void trim_text::normalize_value_(const value& in, result& out) const {
-  if (in.kind() == value_kind::text) out.append_text(trimmed(in.bytes()));
-  else out.append(in);
+  if (in.kind() == value_kind::text)
+    out.append_text(trimmed(in.bytes()));
+  else
+    out.append(in);
 }
 
 void case_fold::normalize_value_(const value& in, result& out) const {
-  if (in.kind() == value_kind::text) out.append_text(python_lower(in.bytes()));
-  else out.append(in);
+  if (in.kind() == value_kind::text)
+    out.append_text(python_lower(in.bytes()));
+  else
+    out.append(in);
 }
 
 round_reals::round_reals(const option_values& o) : digits_(static_cast<int>(o.get_int("digits"))) {
@@ -91,8 +100,10 @@ round_reals::round_reals(const option_values& o) : digits_(static_cast<int>(o.ge
 }
 
 void round_reals::normalize_value_(const value& in, result& out) const {
-  if (in.kind() == value_kind::real && std::isfinite(in.as_real())) out.append_real(std::round(in.as_real() * scale_) / scale_);
-  else out.append(in);
+  if (in.kind() == value_kind::real && std::isfinite(in.as_real()))
+    out.append_real(std::round(in.as_real() * scale_) / scale_);
+  else
+    out.append(in);
 }
 
 }  // namespace sqlmorph::normalizers

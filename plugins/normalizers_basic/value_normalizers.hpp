@@ -10,31 +10,31 @@ namespace sqlmorph::normalizers {
 /// fit 64 bits stay integers; other numerals become reals. Text that is not a numeral is unchanged,
 /// as are NULL, numbers and blobs. Together with reference equality this gives 1 == 1.0 == "1".
 class numbers_from_text final : public value_normalizer {
-public:
+ public:
   explicit numbers_from_text(const option_values& o) : trim_(o.get_bool("trim")) {}
 
-protected:
+ protected:
   void normalize_value_(const value& in, result& out) const override;
 
-private:
+ private:
   bool trim_;
 };
 
 /// Removes leading and trailing whitespace from text.
 class trim_text final : public value_normalizer {
-public:
+ public:
   explicit trim_text(const option_values&) {}
 
-protected:
+ protected:
   void normalize_value_(const value& in, result& out) const override;
 };
 
 /// Lower-cases text exactly as Python's str.lower() does (full Unicode mappings).
 class case_fold final : public value_normalizer {
-public:
+ public:
   explicit case_fold(const option_values&) {}
 
-protected:
+ protected:
   void normalize_value_(const value& in, result& out) const override;
 };
 
@@ -42,13 +42,13 @@ protected:
 /// than the rounding step usually compare equal. Two reals on either side of a rounding boundary
 /// (0.12345 vs 0.12344 at 4 digits) still differ: this is rounding, not a tolerance.
 class round_reals final : public value_normalizer {
-public:
+ public:
   explicit round_reals(const option_values& o);
 
-protected:
+ protected:
   void normalize_value_(const value& in, result& out) const override;
 
-private:
+ private:
   int digits_;
   double scale_;
 };

@@ -675,11 +675,12 @@ TEST_CASE("postgres: capabilities and options") {
 }
 
 TEST_CASE("postgres: check() parses and binds without executing, describe_schema() reads the catalog") {
-  const pg_database db("sqlmorph_pg_check",
-                       "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price numeric(8,2));"
-                       "CREATE TABLE orders(id int PRIMARY KEY, item_id int REFERENCES items(id), note varchar(20));"
-                       "CREATE VIEW cheap AS SELECT name FROM items WHERE price < 2;"
-                       "INSERT INTO items VALUES (1, 'apple', 1.5)");
+  const pg_database db(
+      "sqlmorph_pg_check",
+      "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price numeric(8,2));"
+      "CREATE TABLE orders(id int PRIMARY KEY, item_id int REFERENCES items(id), note varchar(20));"
+      "CREATE VIEW cheap AS SELECT name FROM items WHERE price < 2;"
+      "INSERT INTO items VALUES (1, 'apple', 1.5)");
   auto conn = db.connect();
   CHECK(conn->check("SELECT i.name, o.note FROM items i JOIN orders o ON o.item_id = i.id", {}).ok());
   CHECK(conn->check("SELECT name FROM cheap;", {}).ok());

@@ -15,5 +15,6 @@ TEST_CASE("the test PostgreSQL server is running, on a unix socket only, with th
   test::pg_exec("sqlmorph_smoke", "CREATE TABLE t(a int); INSERT INTO t VALUES (1), (2)");
   test::pg_grant_reader("sqlmorph_smoke");
   CHECK(test::pg_value("sqlmorph_smoke", "SELECT sum(a) FROM t") == "3");
-  CHECK(test::pg_value("postgres", "SELECT rolsuper::text FROM pg_roles WHERE rolname = 'sqlmorph_reader'") == "false");
+  CHECK(test::pg_value("postgres", "SELECT rolsuper::text FROM pg_roles WHERE rolname = 'sqlmorph_reader'") ==
+        "false");
 }

@@ -7,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
 #include <sqlite3.h>
+#include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
 
@@ -21,9 +21,13 @@ namespace {
 using test::read_jsonl;
 using test::write_file;
 
-std::filesystem::path demo_db() { return test::build_dir() / "examples" / "demo" / "demo.sqlite"; }
+std::filesystem::path demo_db() {
+  return test::build_dir() / "examples" / "demo" / "demo.sqlite";
+}
 
-std::string config_arg() { return (test::source_dir() / "sqlmorph.toml").string(); }
+std::string config_arg() {
+  return (test::source_dir() / "sqlmorph.toml").string();
+}
 
 }  // namespace
 
@@ -43,10 +47,13 @@ TEST_CASE("bad usage exits with 2 and says what is wrong") {
   const auto missing = run_sqlmorph({"compare", "--db", "x.sqlite", "--gold", "SELECT 1"});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("--pred is required") != std::string::npos);
-  const auto unknown = run_sqlmorph({"compare", "--db", "x", "--gold", "a", "--pred", "b", "--techniques", "nope"});
+  const auto unknown =
+      run_sqlmorph({"compare", "--db", "x", "--gold", "a", "--pred", "b", "--techniques", "nope"});
   CHECK(unknown.exit_code == 2);
-  CHECK(unknown.err.find("unknown technique 'nope'; known techniques: execution_accuracy") != std::string::npos);
-  const auto penalize = run_sqlmorph({"compare", "--db", "x", "--gold", "a", "--pred", "b", "--penalize-extra-pred-cols", "maybe"});
+  CHECK(unknown.err.find("unknown technique 'nope'; known techniques: execution_accuracy") !=
+        std::string::npos);
+  const auto penalize = run_sqlmorph(
+      {"compare", "--db", "x", "--gold", "a", "--pred", "b", "--penalize-extra-pred-cols", "maybe"});
   CHECK(penalize.exit_code == 2);
   const auto nothing = run_sqlmorph({"eval"});
   CHECK(nothing.exit_code == 2);
@@ -63,8 +70,9 @@ TEST_CASE("a bad configuration file is refused with its line") {
 
 TEST_CASE("compare prints a table, or one JSON object with every technique variant") {
   const std::string db = demo_db().string();
-  const auto table = run_sqlmorph({"--config", config_arg(), "compare", "--db", db, "--gold",
-                                   "SELECT name FROM employees WHERE dept = 'eng'", "--pred", "SELECT name FROM employees"});
+  const auto table =
+      run_sqlmorph({"--config", config_arg(), "compare", "--db", db, "--gold",
+                    "SELECT name FROM employees WHERE dept = 'eng'", "--pred", "SELECT name FROM employees"});
   CHECK(table.exit_code == 0);
   CHECK(table.out.find("exact_column_and_partial_cell") != std::string::npos);
 
@@ -77,7 +85,8 @@ TEST_CASE("compare prints a table, or one JSON object with every technique varia
   const auto& results = j["results"];
   REQUIRE(results.size() >= 9);  // every technique; the cell ones twice (both penalize values)
   std::map<std::string, json> by;
-  for (const json& x : results) by[x["technique"].get<std::string>() + "/" + x["penalize_extra_pred_cols"].dump()] = x;
+  for (const json& x : results)
+    by[x["technique"].get<std::string>() + "/" + x["penalize_extra_pred_cols"].dump()] = x;
   const json& ea = by["execution_accuracy/null"];
   CHECK(ea["status"] == "ok");
   CHECK(ea["EX"] == 0);
@@ -90,17 +99,21 @@ TEST_CASE("compare prints a table, or one JSON object with every technique varia
   CHECK(ts["order_matters"] == false);
   const json& pt = by["exact_column_and_partial_cell/true"];
   const json& pf = by["exact_column_and_partial_cell/false"];
-  CHECK(pt["EXP"].get<double>() < pf["EXP"].get<double>());  // the unmatched "who" column counts when penalizing
-  for (const char* key : {"technique", "penalize_extra_pred_cols", "status", "EX", "EXP", "EXR", "F1", "error", "gold_ms", "pred_ms"}) {
+  CHECK(pt["EXP"].get<double>() <
+        pf["EXP"].get<double>());  // the unmatched "who" column counts when penalizing
+  for (const char* key : {"technique", "penalize_extra_pred_cols", "status", "EX", "EXP", "EXR", "F1",
+                          "error", "gold_ms", "pred_ms"}) {
     CHECK(pt.contains(key));
   }
 }
 
 TEST_CASE("compare reports failures as statuses, never crashes") {
   const std::string db = demo_db().string();
-  const auto status_of = [&](const std::string& gold, const std::string& pred, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"--config", config_arg(), "compare", "--db", db, "--gold", gold, "--pred", pred,
-                                     "--json", "--techniques", "execution_accuracy"};
+  const auto status_of = [&](const std::string& gold, const std::string& pred,
+                             std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"--config", config_arg(), "compare",      "--db",
+                                     db,         "--gold",     gold,           "--pred",
+                                     pred,       "--json",     "--techniques", "execution_accuracy"};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto r = run_sqlmorph(args);
     REQUIRE(r.exit_code == 0);
@@ -112,14 +125,16 @@ TEST_CASE("compare reports failures as statuses, never crashes") {
   CHECK(drop["status"] == "pred_error");
   CHECK(drop["error"].get<std::string>().find("not authorized") != std::string::npos);
   CHECK(status_of("SELECT 1", "SELECT 1; SELECT 2")["status"] == "pred_error");
-  const json slow = status_of("SELECT 1", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c",
-                              {"--timeout", "0.5"});
+  const json slow = status_of(
+      "SELECT 1", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c",
+      {"--timeout", "0.5"});
   CHECK(slow["status"] == "timeout");
-  const json big = status_of("SELECT 1", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c",
-                             {"--max-rows", "50"});
+  const json big =
+      status_of("SELECT 1", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c",
+                {"--max-rows", "50"});
   CHECK(big["status"] == "truncated");
-  const auto missing = run_sqlmorph({"--config", config_arg(), "compare", "--db", "/no/such.sqlite", "--gold", "SELECT 1",
-                                     "--pred", "SELECT 1", "--json"});
+  const auto missing = run_sqlmorph({"--config", config_arg(), "compare", "--db", "/no/such.sqlite", "--gold",
+                                     "SELECT 1", "--pred", "SELECT 1", "--json"});
   CHECK(missing.exit_code == 0);
   CHECK(json::parse(missing.out)["results"][0]["status"] == "db_missing");
   CHECK(json::parse(missing.out)["results"][0]["EX"].is_null());
@@ -128,12 +143,17 @@ TEST_CASE("compare reports failures as statuses, never crashes") {
 TEST_CASE("eval on a cases file writes results.jsonl and summary.json") {
   test::temp_dir dir;
   const auto cases = dir.path() / "cases.jsonl";
-  write_file(cases, "{\"id\": \"ok\", \"db\": \"" + demo_db().string() + "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT name FROM employees\"}\n"
-               "{\"id\": \"bad\", \"db\": \"" + demo_db().string() + "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT nam FROM employees\"}\n"
-               "{\"id\": \"gone\", \"db\": \"missing.sqlite\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 1\"}\n");
+  write_file(
+      cases,
+      "{\"id\": \"ok\", \"db\": \"" + demo_db().string() +
+          "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT name FROM employees\"}\n"
+          "{\"id\": \"bad\", \"db\": \"" +
+          demo_db().string() +
+          "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT nam FROM employees\"}\n"
+          "{\"id\": \"gone\", \"db\": \"missing.sqlite\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 1\"}\n");
   const auto out = dir.path() / "out";
-  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--cases", cases.string(), "--out", out.string(),
-                               "--penalize-extra-pred-cols", "both"});
+  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--cases", cases.string(), "--out",
+                               out.string(), "--penalize-extra-pred-cols", "both"});
   REQUIRE(r.exit_code == 0);
   const auto results = read_jsonl(out / "results.jsonl");
   const auto variants = static_cast<int>(results.size() / 3);
@@ -159,13 +179,13 @@ TEST_CASE("eval on a cases file writes results.jsonl and summary.json") {
   CHECK(r.out.find("execution_accuracy") != std::string::npos);
 
   write_file(dir.path() / "broken.jsonl", "{\"id\": \"x\"}\n");
-  const auto broken = run_sqlmorph({"--config", config_arg(), "eval", "--cases", (dir.path() / "broken.jsonl").string(),
-                                    "--out", out.string()});
+  const auto broken = run_sqlmorph({"--config", config_arg(), "eval", "--cases",
+                                    (dir.path() / "broken.jsonl").string(), "--out", out.string()});
   CHECK(broken.exit_code == 2);
   CHECK(broken.err.find("broken.jsonl:1: missing field 'gold'") != std::string::npos);
   write_file(dir.path() / "no_db.jsonl", "{\"id\": \"x\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 1\"}\n");
-  const auto no_db = run_sqlmorph({"--config", config_arg(), "eval", "--cases", (dir.path() / "no_db.jsonl").string(),
-                                   "--out", out.string()});
+  const auto no_db = run_sqlmorph({"--config", config_arg(), "eval", "--cases",
+                                   (dir.path() / "no_db.jsonl").string(), "--out", out.string()});
   CHECK(no_db.exit_code == 2);
   CHECK(no_db.err.find("no_db.jsonl:1: give 'db' (a database file) or 'db_id'") != std::string::npos);
 }
@@ -173,7 +193,7 @@ TEST_CASE("eval on a cases file writes results.jsonl and summary.json") {
 TEST_CASE("sqlmorph plugins lists components and refused libraries") {
   test::temp_dir dir;
   write_file(dir.path() / "sqlmorph.toml", "[plugins]\ndirs = [\"" + test::plugin_dir().string() + "\", \"" +
-                                          test::bad_plugin_dir().string() + "\"]\n");
+                                               test::bad_plugin_dir().string() + "\"]\n");
   const auto r = run_sqlmorph({"plugins"}, dir.path());
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("backend sqlite 1.0.0") != std::string::npos);
@@ -189,20 +209,22 @@ TEST_CASE("sqlmorph plugins lists components and refused libraries") {
 TEST_CASE("a technique declared in sqlmorph.toml uses a plugin written against the SDK alone") {
   test::temp_dir dir;
   write_file(dir.path() / "sqlmorph.toml",
-        "[plugins]\ndirs = [\"" + test::plugin_dir().string() + "\", \"" + (test::build_dir() / "examples/plugins").string() +
-            "\"]\n"
-            "[techniques.folded_column_and_partial_cell]\n"
-            "description = \"exact_column_and_partial_cell, names compared ignoring case\"\n"
-            "columns = { name = \"folded_names\", trim = true }\n"
-            "rows = \"greedy_partial\"\n"
-            "scorer = \"sqlmorph_cells\"\n");
+             "[plugins]\ndirs = [\"" + test::plugin_dir().string() + "\", \"" +
+                 (test::build_dir() / "examples/plugins").string() +
+                 "\"]\n"
+                 "[techniques.folded_column_and_partial_cell]\n"
+                 "description = \"exact_column_and_partial_cell, names compared ignoring case\"\n"
+                 "columns = { name = \"folded_names\", trim = true }\n"
+                 "rows = \"greedy_partial\"\n"
+                 "scorer = \"sqlmorph_cells\"\n");
   const auto listed = run_sqlmorph({"techniques"}, dir.path());
   CHECK(listed.exit_code == 0);
   CHECK(listed.out.find("folded_column_and_partial_cell  (sqlmorph.toml:3:1)") != std::string::npos);
-  const auto r = run_sqlmorph({"compare", "--db", demo_db().string(), "--gold", "SELECT name, dept FROM employees",
-                               "--pred", "SELECT name AS NAME, dept AS \"Dept \" FROM employees WHERE id <= 4",
-                               "--techniques", "exact_column_and_partial_cell,folded_column_and_partial_cell", "--json"},
-                              dir.path());
+  const auto r =
+      run_sqlmorph({"compare", "--db", demo_db().string(), "--gold", "SELECT name, dept FROM employees",
+                    "--pred", "SELECT name AS NAME, dept AS \"Dept \" FROM employees WHERE id <= 4",
+                    "--techniques", "exact_column_and_partial_cell,folded_column_and_partial_cell", "--json"},
+                   dir.path());
   REQUIRE(r.exit_code == 0);
   const json results = json::parse(r.out)["results"];
   REQUIRE(results.size() == 2);
@@ -210,9 +232,10 @@ TEST_CASE("a technique declared in sqlmorph.toml uses a plugin written against t
   CHECK(results[1]["technique"] == "folded_column_and_partial_cell");
   CHECK(results[1]["EXP"] == 1.0);  // 4 predicted rows, all in the gold
   CHECK(results[1]["EXR"] == 0.5);  // of 8 gold rows
-  write_file(dir.path() / "sqlmorph.toml", "[techniques.broken]\ncolumns = \"no_such\"\nrows = \"multiset\"\nscorer = \"verdict\"\n");
-  const auto broken = run_sqlmorph({"compare", "--db", demo_db().string(), "--gold", "SELECT 1", "--pred", "SELECT 1",
-                                    "--techniques", "broken"},
+  write_file(dir.path() / "sqlmorph.toml",
+             "[techniques.broken]\ncolumns = \"no_such\"\nrows = \"multiset\"\nscorer = \"verdict\"\n");
+  const auto broken = run_sqlmorph({"compare", "--db", demo_db().string(), "--gold", "SELECT 1", "--pred",
+                                    "SELECT 1", "--techniques", "broken"},
                                    dir.path());
   CHECK(broken.exit_code == 2);
   CHECK(broken.err.find("technique 'broken' (sqlmorph.toml:1:1): unknown column_matcher 'no_such'") !=
@@ -223,24 +246,25 @@ TEST_CASE("a semantic technique uses an embedder plugin written against the SDK 
   // examples/plugins/embedder_letters: vectors of letter counts, so a column renamed to an anagram
   // of its name ("budget" -> "tegdub") has the same description vector as the gold column.
   test::temp_dir dir;
-  write_file(dir.path() / "sqlmorph.toml",
-        "[plugins]\ndirs = [\"" + test::plugin_dir().string() + "\", \"" + (test::build_dir() / "examples/plugins").string() +
-            "\"]\n"
-            "[embedders.letters]\n"
-            "plugin = \"letter_counts\"\n"
-            "options = { fold_case = true }\n"
-            "[techniques.letters_column_and_exact_cell]\n"
-            "columns = { name = \"semantic\", embedder = \"letters\" }\n"
-            "rows = \"multiset\"\n"
-            "scorer = \"semantic_cells\"\n");
+  write_file(dir.path() / "sqlmorph.toml", "[plugins]\ndirs = [\"" + test::plugin_dir().string() + "\", \"" +
+                                               (test::build_dir() / "examples/plugins").string() +
+                                               "\"]\n"
+                                               "[embedders.letters]\n"
+                                               "plugin = \"letter_counts\"\n"
+                                               "options = { fold_case = true }\n"
+                                               "[techniques.letters_column_and_exact_cell]\n"
+                                               "columns = { name = \"semantic\", embedder = \"letters\" }\n"
+                                               "rows = \"multiset\"\n"
+                                               "scorer = \"semantic_cells\"\n");
   const auto listed = run_sqlmorph({"plugins"}, dir.path());
   CHECK(listed.out.find("letter_counts") != std::string::npos);
   const auto cache = dir.path() / "embeddings.sqlite";
-  const auto r = run_sqlmorph({"compare", "--db", demo_db().string(), "--gold", "SELECT name, budget FROM departments",
-                               "--pred", "SELECT budget AS tegdub, name AS eman FROM departments", "--techniques",
-                               "exact_column_and_exact_cell,letters_column_and_exact_cell", "--embedding-cache",
-                               cache.string(), "--json"},
-                              dir.path());
+  const auto r =
+      run_sqlmorph({"compare", "--db", demo_db().string(), "--gold", "SELECT name, budget FROM departments",
+                    "--pred", "SELECT budget AS tegdub, name AS eman FROM departments", "--techniques",
+                    "exact_column_and_exact_cell,letters_column_and_exact_cell", "--embedding-cache",
+                    cache.string(), "--json"},
+                   dir.path());
   REQUIRE(r.exit_code == 0);
   const json results = json::parse(r.out)["results"];
   REQUIRE(results.size() == 2);
@@ -253,7 +277,8 @@ TEST_CASE("a semantic technique uses an embedder plugin written against the SDK 
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open_v2(cache.string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(db, "SELECT model, count(*) FROM embeddings GROUP BY model", -1, &st, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_prepare_v2(db, "SELECT model, count(*) FROM embeddings GROUP BY model", -1, &st, nullptr) ==
+          SQLITE_OK);
   std::map<std::string, int> per_model;
   while (sqlite3_step(st) == SQLITE_ROW) {
     per_model[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))] = sqlite3_column_int(st, 1);
@@ -275,15 +300,17 @@ TEST_CASE("eval on Spider dev prediction files agrees with the reference, record
   for (const auto& [system, file] : systems) {
     CAPTURE(system);
     test::temp_dir dir;
-    const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
-                                 (spider / "dev_gold.sql").string(), "--pred", (spider / "predictions" / file).string(),
-                                 "--db-root", (spider / "database").string(), "--system", system,
-                                 "--penalize-extra-pred-cols", "both", "--out", dir.path().string()});
+    const auto r =
+        run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
+                      (spider / "dev_gold.sql").string(), "--pred", (spider / "predictions" / file).string(),
+                      "--db-root", (spider / "database").string(), "--system", system,
+                      "--penalize-extra-pred-cols", "both", "--out", dir.path().string()});
     REQUIRE(r.exit_code == 0);
     std::map<std::string, json> ours;
     std::size_t missing_db = 0;
     for (const json& x : read_jsonl(dir.path() / "results.jsonl")) {
-      ours[x["id"].get<std::string>() + "|" + x["technique"].get<std::string>() + "|" + x["penalize_extra_pred_cols"].dump()] = x;
+      ours[x["id"].get<std::string>() + "|" + x["technique"].get<std::string>() + "|" +
+           x["penalize_extra_pred_cols"].dump()] = x;
       if (x["status"] == "db_missing") ++missing_db;
     }
     const std::size_t variants = ours.size() / 1034;
@@ -300,7 +327,8 @@ TEST_CASE("eval on Spider dev prediction files agrees with the reference, record
         const std::string t = e["technique"];
         // The semantic techniques run with hash_trigram, the default embedder; unified is float32.
         const double tolerance = t == "unified_column_and_semantic_row" ? 1e-5 : 1e-9;
-        const json penalize = e.contains("penalize_extra_pred_cols") ? e["penalize_extra_pred_cols"] : json(nullptr);
+        const json penalize =
+            e.contains("penalize_extra_pred_cols") ? e["penalize_extra_pred_cols"] : json(nullptr);
         const auto it = ours.find(rec["id"].get<std::string>() + "|" + t + "|" + penalize.dump());
         REQUIRE(it != ours.end());
         const json& x = it->second;
@@ -318,7 +346,8 @@ TEST_CASE("eval on Spider dev prediction files agrees with the reference, record
         }
         if (!same) {
           ++mismatches;
-          FAIL_CHECK(rec["id"] << " " << t << " " << penalize << ": expected " << e.dump() << ", got " << x.dump());
+          FAIL_CHECK(rec["id"] << " " << t << " " << penalize << ": expected " << e.dump() << ", got "
+                               << x.dump());
         }
       }
     }
@@ -364,11 +393,14 @@ TEST_CASE("sqlmorph run: script errors name the file and line, with a traceback"
   write_file(dir.path() / "runtime.lua", "local function f(t)\n  return t.missing.field\nend\nf({})\n");
   const auto runtime = run_sqlmorph({"--config", config_arg(), "run", (dir.path() / "runtime.lua").string()});
   CHECK(runtime.exit_code == 1);
-  CHECK(runtime.err.find("runtime.lua:2: attempt to index a nil value (field 'missing')") != std::string::npos);
+  CHECK(runtime.err.find("runtime.lua:2: attempt to index a nil value (field 'missing')") !=
+        std::string::npos);
   CHECK(runtime.err.find("stack traceback:") != std::string::npos);
   CHECK(runtime.err.find("runtime.lua:4: in main chunk") != std::string::npos);
-  write_file(dir.path() / "unknown.lua", "sqlmorph.evaluate{ examples = sqlmorph.cases{ file = 'x.jsonl' } }\n");
-  const auto unreadable = run_sqlmorph({"--config", config_arg(), "run", (dir.path() / "unknown.lua").string()});
+  write_file(dir.path() / "unknown.lua",
+             "sqlmorph.evaluate{ examples = sqlmorph.cases{ file = 'x.jsonl' } }\n");
+  const auto unreadable =
+      run_sqlmorph({"--config", config_arg(), "run", (dir.path() / "unknown.lua").string()});
   CHECK(unreadable.exit_code == 1);
   CHECK(unreadable.err.find("unknown.lua:1: x.jsonl: cannot be read") != std::string::npos);
   const auto missing = run_sqlmorph({"run", (dir.path() / "nope.lua").string()});
@@ -379,11 +411,12 @@ TEST_CASE("sqlmorph run: script errors name the file and line, with a traceback"
 TEST_CASE("sqlmorph run examples/spider_dev.lua compares the four systems") {
   if (test::skip_without_shared("spider_dev.lua")) return;
   test::temp_dir dir;
-  const auto r = run_sqlmorph({"--config", config_arg(), "-q", "run", (test::source_dir() / "examples/spider_dev.lua").string(),
-                               (*test::shared_dir() / "benchmarks/spider-dev").string(), dir.path().string()});
+  const auto r = run_sqlmorph(
+      {"--config", config_arg(), "-q", "run", (test::source_dir() / "examples/spider_dev.lua").string(),
+       (*test::shared_dir() / "benchmarks/spider-dev").string(), dir.path().string()});
   REQUIRE(r.exit_code == 0);
-  for (const char* expected : {"dail-sql-gpt4", "c3-gpt35", "din-sql-gpt4", "resdsql-3b", "execution_accuracy", "malloy",
-                               "exact_column_and_partial_cell (penalize)"}) {
+  for (const char* expected : {"dail-sql-gpt4", "c3-gpt35", "din-sql-gpt4", "resdsql-3b",
+                               "execution_accuracy", "malloy", "exact_column_and_partial_cell (penalize)"}) {
     CHECK(r.out.find(expected) != std::string::npos);
   }
   CHECK(test::file_bytes(dir.path() / "comparison.txt").find("spider_official_exec") != std::string::npos);

@@ -24,8 +24,12 @@ namespace {
 
 using test::read_jsonl;
 
-std::string config_arg() { return (test::source_dir() / "sqlmorph.toml").string(); }
-std::filesystem::path demo_db() { return test::build_dir() / "examples" / "demo" / "demo.sqlite"; }
+std::string config_arg() {
+  return (test::source_dir() / "sqlmorph.toml").string();
+}
+std::filesystem::path demo_db() {
+  return test::build_dir() / "examples" / "demo" / "demo.sqlite";
+}
 
 // results.jsonl without the timings, which differ from run to run.
 std::string without_timings(const std::filesystem::path& file) {
@@ -54,14 +58,17 @@ std::filesystem::path slow_cases(const test::temp_dir& dir, int count) {
                 {"db", demo_db().string()},
                 {"gold", "SELECT " + std::to_string(i)},
                 {"pred", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT " +
-                             std::to_string(200000 + i) + ") SELECT count(*) - count(*) + " + std::to_string(i % 3) + " FROM c"}}
+                             std::to_string(200000 + i) + ") SELECT count(*) - count(*) + " +
+                             std::to_string(i % 3) + " FROM c"}}
                .dump()
         << "\n";
   }
   return file;
 }
 
-json run_json(const std::filesystem::path& out) { return json::parse(test::file_bytes(out / "run.json")); }
+json run_json(const std::filesystem::path& out) {
+  return json::parse(test::file_bytes(out / "run.json"));
+}
 
 }  // namespace
 
@@ -72,9 +79,10 @@ TEST_CASE("results are identical whatever the number of workers") {
   for (const char* jobs : {"1", "2", "4"}) {
     CAPTURE(jobs);
     const auto out = dir.path() / (std::string("jobs") + jobs);
-    const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases, "--db-root",
-                                 (test::build_dir() / "examples/demo").string(), "--timeout", "1", "--max-rows", "5000",
-                                 "--penalize-extra-pred-cols", "both", "-j", jobs, "--out", out.string()});
+    const auto r =
+        run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases, "--db-root",
+                      (test::build_dir() / "examples/demo").string(), "--timeout", "1", "--max-rows", "5000",
+                      "--penalize-extra-pred-cols", "both", "-j", jobs, "--out", out.string()});
     REQUIRE(r.exit_code == 0);
     const std::string results = without_timings(out / "results.jsonl");
     if (first.empty()) first = results;
@@ -89,8 +97,8 @@ TEST_CASE("results are identical whatever the number of workers") {
     const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
                                  (spider / "dev_gold.sql").string(), "--pred",
                                  (spider / "predictions/dail-sql-gpt4.sql").string(), "--pred",
-                                 (spider / "predictions/resdsql-3b.sql").string(), "--db-root", (spider / "database").string(),
-                                 "-j", jobs, "--out", out.string()});
+                                 (spider / "predictions/resdsql-3b.sql").string(), "--db-root",
+                                 (spider / "database").string(), "-j", jobs, "--out", out.string()});
     REQUIRE(r.exit_code == 0);
     const std::string results = without_timings(out / "results.jsonl");
     if (spider_first.empty()) spider_first = results;
@@ -104,12 +112,17 @@ TEST_CASE("each distinct query executes once per run, gold queries once for all 
   const auto spider = *test::shared_dir() / "benchmarks/spider-dev";
   test::temp_dir dir;
   const auto out = dir.path() / "out";
-  const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
-                               (spider / "dev_gold.sql").string(), "--pred", (spider / "predictions/dail-sql-gpt4.sql").string(),
-                               "--pred", (spider / "predictions/c3-gpt35.sql").string(), "--pred",
-                               (spider / "predictions/resdsql-3b.sql").string(), "--db-root", (spider / "database").string(),
-                               "--techniques", "execution_accuracy,exact_column_and_partial_cell,test_suite", "-j", "2",
-                               "--out", out.string()});
+  const auto r = run_sqlmorph({"--config",     config_arg(),
+                               "-q",           "eval",
+                               "--benchmark",  "spider",
+                               "--gold",       (spider / "dev_gold.sql").string(),
+                               "--pred",       (spider / "predictions/dail-sql-gpt4.sql").string(),
+                               "--pred",       (spider / "predictions/c3-gpt35.sql").string(),
+                               "--pred",       (spider / "predictions/resdsql-3b.sql").string(),
+                               "--db-root",    (spider / "database").string(),
+                               "--techniques", "execution_accuracy,exact_column_and_partial_cell,test_suite",
+                               "-j",           "2",
+                               "--out",        out.string()});
   REQUIRE(r.exit_code == 0);
   // The distinct (database, SQL) pairs the run needs, gold and predicted alike.
   std::set<std::string> gold;
@@ -142,16 +155,31 @@ TEST_CASE("each distinct query executes once per run, gold queries once for all 
   CHECK(stats["gold_executed"].get<std::size_t>() > gold.size() * 9 / 10);
 }
 
-TEST_CASE("identical answers of several systems are evaluated once, a system's records do not depend on the others") {
+TEST_CASE(
+    "identical answers of several systems are evaluated once, a system's records do not depend on the "
+    "others") {
   if (test::skip_without_shared("shared answers")) return;
   const auto spider = *test::shared_dir() / "benchmarks/spider-dev";
   const auto preds = spider / "predictions/nl2sql360";
   test::temp_dir dir;
   const auto run = [&](const std::vector<std::string>& systems, const std::filesystem::path& out) {
-    std::vector<std::string> args = {"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
-                                     (spider / "dev_gold.sql").string(), "--db-root", (spider / "database").string(),
-                                     "--techniques", "execution_accuracy,exact_column_and_partial_cell,no_column_and_partial_cell,test_suite,malloy",
-                                     "--penalize-extra-pred-cols", "both", "--out", out.string()};
+    std::vector<std::string> args = {
+        "--config",
+        config_arg(),
+        "-q",
+        "eval",
+        "--benchmark",
+        "spider",
+        "--gold",
+        (spider / "dev_gold.sql").string(),
+        "--db-root",
+        (spider / "database").string(),
+        "--techniques",
+        "execution_accuracy,exact_column_and_partial_cell,no_column_and_partial_cell,test_suite,malloy",
+        "--penalize-extra-pred-cols",
+        "both",
+        "--out",
+        out.string()};
     for (const std::string& s : systems) {
       args.push_back("--pred");
       args.push_back(s + "=" + (preds / (s + ".sql")).string());
@@ -179,7 +207,8 @@ TEST_CASE("identical answers of several systems are evaluated once, a system's r
   // Many of its answers equal the first system's (same item, same SQL): those were not evaluated again.
   std::vector<std::string> a;
   std::vector<std::string> b;
-  for (const auto& [file, lines] : {std::pair{"CodeLlama-7B-1000.sql", &a}, std::pair{"CodeLlama-7B-2000.sql", &b}}) {
+  for (const auto& [file, lines] :
+       {std::pair{"CodeLlama-7B-1000.sql", &a}, std::pair{"CodeLlama-7B-2000.sql", &b}}) {
     std::ifstream in(preds / file);
     for (std::string line; std::getline(in, line);) lines->push_back(line);
   }
@@ -187,7 +216,8 @@ TEST_CASE("identical answers of several systems are evaluated once, a system's r
   for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
     const auto trim = [](std::string x) {
       const auto first = x.find_first_not_of(" \t\r");
-      return first == std::string::npos ? std::string() : x.substr(first, x.find_last_not_of(" \t\r") - first + 1);
+      return first == std::string::npos ? std::string()
+                                        : x.substr(first, x.find_last_not_of(" \t\r") - first + 1);
     };
     same += !trim(a[i]).empty() && trim(a[i]) == trim(b[i]);
   }
@@ -198,10 +228,12 @@ TEST_CASE("identical answers of several systems are evaluated once, a system's r
 
 TEST_CASE("gold and predicted queries have their own time limits, enforced by the engine") {
   test::temp_dir dir;
-  const std::string slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+  const std::string slow =
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
   const auto compare = [&](const std::string& gold, const std::string& pred, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"--config", config_arg(), "compare", "--db", demo_db().string(), "--gold", gold,
-                                     "--pred", pred, "--techniques", "execution_accuracy", "--json"};
+    std::vector<std::string> args = {
+        "--config", config_arg(), "compare", "--db",         demo_db().string(),   "--gold",
+        gold,       "--pred",     pred,      "--techniques", "execution_accuracy", "--json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto start = std::chrono::steady_clock::now();
     const auto r = run_sqlmorph(args);
@@ -211,7 +243,8 @@ TEST_CASE("gold and predicted queries have their own time limits, enforced by th
   };
   auto [pred_slow, t1] = compare("SELECT 1", slow, {"--gold-timeout", "30", "--pred-timeout", "0.3"});
   CHECK(pred_slow["status"] == "timeout");
-  CHECK(pred_slow["error"].get<std::string>().find("pred query timed out: exceeded the time limit of 0.3 s") == 0);
+  CHECK(pred_slow["error"].get<std::string>().find(
+            "pred query timed out: exceeded the time limit of 0.3 s") == 0);
   CHECK(t1 < 10);
   auto [gold_slow, t2] = compare(slow, "SELECT 1", {"--gold-timeout", "0.3", "--pred-timeout", "30"});
   CHECK(gold_slow["status"] == "timeout");
@@ -222,8 +255,11 @@ TEST_CASE("gold and predicted queries have their own time limits, enforced by th
 TEST_CASE("kill -9 in the middle of a run, then --resume: the same results as an uninterrupted run") {
   test::temp_dir dir;
   const auto cases = slow_cases(dir, 60);
-  const std::vector<std::string> base = {"--config", config_arg(), "-q", "eval", "--cases", cases.string(),
-                                         "--techniques", "execution_accuracy,exact_column_and_partial_cell", "-j", "1"};
+  const std::vector<std::string> base = {"--config",     config_arg(),
+                                         "-q",           "eval",
+                                         "--cases",      cases.string(),
+                                         "--techniques", "execution_accuracy,exact_column_and_partial_cell",
+                                         "-j",           "1"};
   // The reference: an uninterrupted run.
   const auto full = dir.path() / "full";
   std::vector<std::string> args = base;
@@ -270,22 +306,24 @@ TEST_CASE("--resume refuses a folder that holds another run") {
   const auto out = dir.path() / "out";
   const std::string cases = (test::source_dir() / "examples/demo/cases.jsonl").string();
   const std::string root = (test::build_dir() / "examples/demo").string();
-  REQUIRE(run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases, "--db-root", root, "--techniques",
-                        "execution_accuracy", "--timeout", "1", "--out", out.string()})
+  REQUIRE(run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases, "--db-root", root,
+                        "--techniques", "execution_accuracy", "--timeout", "1", "--out", out.string()})
               .exit_code == 0);
-  const auto other = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases, "--db-root", root,
-                                   "--techniques", "test_suite", "--timeout", "1", "--out", out.string(), "--resume"});
+  const auto other =
+      run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases, "--db-root", root,
+                    "--techniques", "test_suite", "--timeout", "1", "--out", out.string(), "--resume"});
   CHECK(other.exit_code == 2);
-  CHECK(other.err.find("cannot resume the run in " + out.string() + ": it was made with other examples, techniques") !=
-        std::string::npos);
+  CHECK(other.err.find("cannot resume the run in " + out.string() +
+                       ": it was made with other examples, techniques") != std::string::npos);
 }
 
 TEST_CASE("SIGINT stops the run after the examples in progress, --resume continues") {
   test::temp_dir dir;
   const auto cases = slow_cases(dir, 60);
   const auto out = dir.path() / "out";
-  std::vector<std::string> args = {"--config", config_arg(), "eval", "--cases", cases.string(), "--techniques",
-                                   "execution_accuracy", "-j", "1", "--progress", "none", "--out", out.string()};
+  std::vector<std::string> args = {
+      "--config", config_arg(), "eval",       "--cases", cases.string(), "--techniques", "execution_accuracy",
+      "-j",       "1",          "--progress", "none",    "--out",        out.string()};
   const int pid = test::start_sqlmorph(args, dir.path() / "o", dir.path() / "e");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (line_count(out / "results.jsonl") < 5 && std::chrono::steady_clock::now() < deadline) {
@@ -293,7 +331,8 @@ TEST_CASE("SIGINT stops the run after the examples in progress, --resume continu
   }
   ::kill(pid, SIGINT);
   CHECK(test::wait_for(pid) == 130);
-  CHECK(test::file_bytes(dir.path() / "e").find("interrupted; what was evaluated is in") != std::string::npos);
+  CHECK(test::file_bytes(dir.path() / "e").find("interrupted; what was evaluated is in") !=
+        std::string::npos);
   CHECK(run_json(out)["status"] == "interrupted");
   CHECK(line_count(out / "results.jsonl") < 60);
   args.push_back("--resume");
@@ -309,15 +348,20 @@ TEST_CASE("the gold cache: a re-run executes no gold query, a changed database i
   {
     std::ofstream out(cases);
     for (int i = 0; i < 5; ++i) {
-      out << json{{"id", "c" + std::to_string(i)}, {"db", db.string()}, {"gold", "SELECT x FROM t WHERE x > " + std::to_string(i % 3)},
-                  {"pred", "SELECT x FROM t"}}.dump() << "\n";
+      out << json{{"id", "c" + std::to_string(i)},
+                  {"db", db.string()},
+                  {"gold", "SELECT x FROM t WHERE x > " + std::to_string(i % 3)},
+                  {"pred", "SELECT x FROM t"}}
+                 .dump()
+          << "\n";
     }
   }
   const auto cache = dir.path() / "cache";
   const auto eval = [&](const std::string& name) {
     const auto out = dir.path() / name;
-    const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases.string(), "--techniques",
-                                 "execution_accuracy", "--cache", cache.string(), "--out", out.string()});
+    const auto r =
+        run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases.string(), "--techniques",
+                      "execution_accuracy", "--cache", cache.string(), "--out", out.string()});
     REQUIRE(r.exit_code == 0);
     return std::make_pair(run_json(out)["statistics"], read_jsonl(out / "results.jsonl"));
   };
@@ -341,16 +385,19 @@ TEST_CASE("the gold cache: a re-run executes no gold query, a changed database i
 TEST_CASE("several systems in one run: a side-by-side table, summaries per system") {
   test::temp_dir dir;
   const auto gold = dir.path() / "gold.sql";
-  std::ofstream(gold) << "SELECT name FROM employees WHERE dept = 'eng'\tdemo\nSELECT count(*) FROM projects\tdemo\n";
-  std::ofstream(dir.path() / "good.sql") << "SELECT name FROM employees WHERE dept = 'eng'\nSELECT count(*) FROM projects\n";
+  std::ofstream(gold)
+      << "SELECT name FROM employees WHERE dept = 'eng'\tdemo\nSELECT count(*) FROM projects\tdemo\n";
+  std::ofstream(dir.path() / "good.sql")
+      << "SELECT name FROM employees WHERE dept = 'eng'\nSELECT count(*) FROM projects\n";
   std::ofstream(dir.path() / "poor.sql") << "SELECT name FROM employees\n";
   std::filesystem::create_directories(dir.path() / "dbs/demo");
   std::filesystem::copy_file(demo_db(), dir.path() / "dbs/demo/demo.sqlite");
   const auto out = dir.path() / "out";
-  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold", gold.string(),
-                               "--pred", "good=" + (dir.path() / "good.sql").string(), "--pred",
-                               "poor=" + (dir.path() / "poor.sql").string(), "--db-root", (dir.path() / "dbs").string(),
-                               "--techniques", "execution_accuracy", "--out", out.string(), "--progress", "lines"});
+  const auto r =
+      run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold", gold.string(),
+                    "--pred", "good=" + (dir.path() / "good.sql").string(), "--pred",
+                    "poor=" + (dir.path() / "poor.sql").string(), "--db-root", (dir.path() / "dbs").string(),
+                    "--techniques", "execution_accuracy", "--out", out.string(), "--progress", "lines"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("technique           metric    good    poor") != std::string::npos);
   CHECK(r.out.find("execution_accuracy  EX      1.0000  0.0000") != std::string::npos);
@@ -368,7 +415,8 @@ TEST_CASE("several systems in one run: a side-by-side table, summaries per syste
   CHECK(summary["by_database"][0]["db_id"] == "demo");
 }
 
-TEST_CASE("backends side by side (--backends), gold and predictions on different backends, routes in run.json") {
+TEST_CASE(
+    "backends side by side (--backends), gold and predictions on different backends, routes in run.json") {
   test::temp_dir dir;
   // Two backends: the built-in one on the benchmark's files, and an immutable-mode one reaching,
   // through the db_id, a copy of the database holding one more project — so the two engines' numbers
@@ -377,20 +425,23 @@ TEST_CASE("backends side by side (--backends), gold and predictions on different
   std::filesystem::copy_file(demo_db(), dir.path() / "dbs/demo/demo.sqlite");
   std::filesystem::create_directories(dir.path() / "copy/demo");
   std::filesystem::copy_file(demo_db(), dir.path() / "copy/demo/demo.sqlite");
-  test::create_sqlite(dir.path() / "copy/demo/demo.sqlite", "INSERT INTO projects(title) VALUES ('one more')");
+  test::create_sqlite(dir.path() / "copy/demo/demo.sqlite",
+                      "INSERT INTO projects(title) VALUES ('one more')");
   const auto config = dir.path() / "sqlmorph.toml";
   std::ofstream(config) << "[plugins]\ndirs = [\"" << test::plugin_dir().string() << "\"]\n"
-                        << "[backends.frozen]\nplugin = \"sqlite\"\ntarget = \"" << (dir.path() / "copy").string()
+                        << "[backends.frozen]\nplugin = \"sqlite\"\ntarget = \""
+                        << (dir.path() / "copy").string()
                         << "/{db_id}/{db_id}.sqlite\"\noptions = { immutable = true }\n";
   const auto gold = dir.path() / "gold.sql";
-  std::ofstream(gold) << "SELECT name FROM employees WHERE dept = 'eng'\tdemo\nSELECT count(*) FROM projects\tdemo\n";
+  std::ofstream(gold)
+      << "SELECT name FROM employees WHERE dept = 'eng'\tdemo\nSELECT count(*) FROM projects\tdemo\n";
   const auto pred = dir.path() / "pred.sql";
   std::ofstream(pred) << "SELECT name FROM employees WHERE dept = 'eng'\nSELECT 5\n";
   const auto out = dir.path() / "out";
-  const auto r = run_sqlmorph({"--config", config.string(), "eval", "--benchmark", "spider", "--gold", gold.string(),
-                               "--pred", "sys=" + pred.string(), "--db-root", (dir.path() / "dbs").string(),
-                               "--techniques", "execution_accuracy", "--backends", "sqlite,frozen", "--out", out.string(),
-                               "--progress", "none"});
+  const auto r = run_sqlmorph({"--config", config.string(), "eval", "--benchmark", "spider", "--gold",
+                               gold.string(), "--pred", "sys=" + pred.string(), "--db-root",
+                               (dir.path() / "dbs").string(), "--techniques", "execution_accuracy",
+                               "--backends", "sqlite,frozen", "--out", out.string(), "--progress", "none"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("technique           metric  sys@sqlite  sys@frozen") != std::string::npos);
   CHECK(r.out.find("execution_accuracy  EX          0.5000      1.0000") != std::string::npos);
@@ -401,13 +452,30 @@ TEST_CASE("backends side by side (--backends), gold and predictions on different
   const json routes = run_json(out)["settings"]["backends"];
   REQUIRE(routes["backends"].size() == 2);
   CHECK(routes["backends"][0]["name"] == "frozen");
-  CHECK(routes["backends"][0]["target"].get<std::string>().find("{db_id}/{db_id}.sqlite") != std::string::npos);
+  CHECK(routes["backends"][0]["target"].get<std::string>().find("{db_id}/{db_id}.sqlite") !=
+        std::string::npos);
 
   // Gold on one backend, predictions on the other; an unknown backend is a usage error (exit 2).
-  const auto mixed = run_sqlmorph({"--config", config.string(), "-q", "eval", "--benchmark", "spider", "--gold",
-                                   gold.string(), "--pred", pred.string(), "--db-root", (dir.path() / "dbs").string(),
-                                   "--techniques", "execution_accuracy", "--gold-backend", "frozen", "--pred-backend",
-                                   "sqlite", "--out", (dir.path() / "mixed").string()});
+  const auto mixed = run_sqlmorph({"--config",
+                                   config.string(),
+                                   "-q",
+                                   "eval",
+                                   "--benchmark",
+                                   "spider",
+                                   "--gold",
+                                   gold.string(),
+                                   "--pred",
+                                   pred.string(),
+                                   "--db-root",
+                                   (dir.path() / "dbs").string(),
+                                   "--techniques",
+                                   "execution_accuracy",
+                                   "--gold-backend",
+                                   "frozen",
+                                   "--pred-backend",
+                                   "sqlite",
+                                   "--out",
+                                   (dir.path() / "mixed").string()});
   REQUIRE(mixed.exit_code == 0);
   const json mixed_routes = run_json(dir.path() / "mixed")["settings"]["backends"];
   CHECK(mixed_routes["gold"] == "frozen");
@@ -415,9 +483,10 @@ TEST_CASE("backends side by side (--backends), gold and predictions on different
   const auto mixed_results = read_jsonl(dir.path() / "mixed/results.jsonl");
   REQUIRE(mixed_results.size() == 2);
   CHECK(mixed_results[1]["EX"] == 1);  // gold counted on the copy (5 projects), prediction SELECT 5
-  const auto unknown = run_sqlmorph({"--config", config.string(), "eval", "--benchmark", "spider", "--gold", gold.string(),
-                                     "--pred", pred.string(), "--db-root", (dir.path() / "dbs").string(),
-                                     "--pred-backend", "oracle", "--out", (dir.path() / "x").string()});
+  const auto unknown =
+      run_sqlmorph({"--config", config.string(), "eval", "--benchmark", "spider", "--gold", gold.string(),
+                    "--pred", pred.string(), "--db-root", (dir.path() / "dbs").string(), "--pred-backend",
+                    "oracle", "--out", (dir.path() / "x").string()});
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("--pred-backend: unknown backend 'oracle'") != std::string::npos);
 }
@@ -435,9 +504,9 @@ TEST_CASE("BIRD mini-dev: questions, evidence and difficulty read, predictions p
   const auto out = dir.path() / "out";
   const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "bird", "--gold",
                                (bird / "mini_dev_sqlite.json").string(), "--pred",
-                               (bird / "predictions/predict_mini_dev_gpt-4-turbo_sqlite.json").string(), "--db-root",
-                               dir.path().string(), "--techniques", "execution_accuracy,malloy", "--out", out.string(),
-                               "--progress", "none"});
+                               (bird / "predictions/predict_mini_dev_gpt-4-turbo_sqlite.json").string(),
+                               "--db-root", dir.path().string(), "--techniques", "execution_accuracy,malloy",
+                               "--out", out.string(), "--progress", "none"});
   REQUIRE(r.exit_code == 0);
   const auto results = read_jsonl(out / "results.jsonl");
   CHECK(results.size() == 1000);
@@ -451,11 +520,13 @@ TEST_CASE("BIRD mini-dev: questions, evidence and difficulty read, predictions p
   CHECK(r.out.find("by difficulty:") != std::string::npos);
   CHECK(r.out.find("simple") != std::string::npos);
   // The PostgreSQL prediction file parses too (executing it needs a PostgreSQL server).
-  std::ofstream(dir.path() / "shuffled.json") << R"({"2": "SELECT 2\t----- bird -----\tcard_games", "0": "SELECT 1\t----- bird -----\tdebit_card_specializing"})";
-  const auto partial = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "bird", "--gold",
-                                     (bird / "mini_dev_sqlite.json").string(), "--pred", (dir.path() / "shuffled.json").string(),
-                                     "--db-root", dir.path().string(), "--techniques", "execution_accuracy", "--out",
-                                     (dir.path() / "partial").string()});
+  std::ofstream(dir.path() / "shuffled.json")
+      << R"({"2": "SELECT 2\t----- bird -----\tcard_games", "0": "SELECT 1\t----- bird -----\tdebit_card_specializing"})";
+  const auto partial =
+      run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "bird", "--gold",
+                    (bird / "mini_dev_sqlite.json").string(), "--pred",
+                    (dir.path() / "shuffled.json").string(), "--db-root", dir.path().string(), "--techniques",
+                    "execution_accuracy", "--out", (dir.path() / "partial").string()});
   REQUIRE(partial.exit_code == 0);
   const auto p = read_jsonl(dir.path() / "partial/results.jsonl");
   REQUIRE(p.size() == 500);

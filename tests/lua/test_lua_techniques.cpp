@@ -8,10 +8,10 @@
 
 #include <sqlmorph/backend.hpp>
 
-#include "runner/evaluation_runner.hpp"
 #include "eval/example_evaluator.hpp"
 #include "eval/query_runner.hpp"
 #include "lua/script_host.hpp"
+#include "runner/evaluation_runner.hpp"
 #include "test_support.hpp"
 
 using namespace sqlmorph;
@@ -41,16 +41,20 @@ std::string load_error(const std::string& code) {
   } catch (const std::exception& e) {
     std::string message = e.what();
     const std::string path = (dir.path() / "bad.lua").string();
-    for (std::size_t p = message.find(path); p != std::string::npos; p = message.find(path)) message.replace(p, path.size(), "bad.lua");
+    for (std::size_t p = message.find(path); p != std::string::npos; p = message.find(path))
+      message.replace(p, path.size(), "bad.lua");
     return message;
   }
   return "";
 }
 
-std::vector<core::record> evaluate(const core::technique_catalog& catalog, const std::vector<std::string>& techniques,
-                                   const std::string& gold, const std::string& pred) {
+std::vector<core::record> evaluate(const core::technique_catalog& catalog,
+                                   const std::vector<std::string>& techniques, const std::string& gold,
+                                   const std::string& pred) {
   core::query_runner runner(exec_limits{});
-  core::example_evaluator evaluator(runner, catalog.assemble(techniques, core::penalize_choice::yes, test::registry()), test::sqlite_routes());
+  core::example_evaluator evaluator(
+      runner, catalog.assemble(techniques, core::penalize_choice::yes, test::registry()),
+      test::sqlite_routes());
   core::example ex;
   ex.id = "t";
   ex.db = (test::build_dir() / "examples/demo/demo.sqlite").string();
@@ -76,7 +80,8 @@ TEST_CASE("the Lua declarations assemble exactly the components of the built-in 
     CHECK(reg.instance_key("scorer", a->scorer) == reg.instance_key("scorer", b->scorer));
     REQUIRE(a->rewriters.size() == b->rewriters.size());
     for (std::size_t i = 0; i < a->rewriters.size(); ++i) {
-      CHECK(reg.instance_key("sql_rewriter", a->rewriters[i]) == reg.instance_key("sql_rewriter", b->rewriters[i]));
+      CHECK(reg.instance_key("sql_rewriter", a->rewriters[i]) ==
+            reg.instance_key("sql_rewriter", b->rewriters[i]));
     }
     CHECK(a->normalizers.empty());
   }
@@ -87,25 +92,33 @@ TEST_CASE("the Lua declarations assemble exactly the components of the built-in 
 }
 
 TEST_CASE("declaration errors name the script, the line and what is wrong") {
-  CHECK(load_error("sqlmorph.technique{ name = 'x', columns = sqlmorph.columns.exact_names{},\n"
-                   "  rows = sqlmorph.rows.greedy_partal{}, scorer = sqlmorph.scorers.verdict{} }\n")
-            .find("bad.lua:2: unknown row_matcher 'greedy_partal' (sqlmorph.rows.greedy_partal); registered: ") == 0);
+  CHECK(
+      load_error("sqlmorph.technique{ name = 'x', columns = sqlmorph.columns.exact_names{},\n"
+                 "  rows = sqlmorph.rows.greedy_partal{}, scorer = sqlmorph.scorers.verdict{} }\n")
+          .find(
+              "bad.lua:2: unknown row_matcher 'greedy_partal' (sqlmorph.rows.greedy_partal); registered: ") ==
+      0);
   CHECK(load_error("local r = sqlmorph.rows.greedy_partial{ cells = 3 }\n") ==
-        "bad.lua:1: rows.greedy_partial: option 'cells' must be a cell_matcher (sqlmorph.cells.NAME{...}) or its name, got number");
+        "bad.lua:1: rows.greedy_partial: option 'cells' must be a cell_matcher (sqlmorph.cells.NAME{...}) or "
+        "its name, got number");
   CHECK(load_error("local s = sqlmorph.scorers.sqlmorph_cells{ penalize_extra_pred_cols = 'yes' }\n") ==
         "bad.lua:1: scorers.sqlmorph_cells: option 'penalize_extra_pred_cols' must be a bool, got string");
   CHECK(load_error("local r = sqlmorph.rows.greedy_partial{ cell = 'exact' }\n") ==
         "bad.lua:1: rows.greedy_partial: unknown option 'cell'; its options are: cells");
-  CHECK(load_error("sqlmorph.technique{ name = 'x', columns = sqlmorph.rows.multiset{}, rows = sqlmorph.rows.multiset{},"
+  CHECK(load_error("sqlmorph.technique{ name = 'x', columns = sqlmorph.rows.multiset{}, rows = "
+                   "sqlmorph.rows.multiset{},"
                    " scorer = sqlmorph.scorers.verdict{} }\n") ==
         "bad.lua:1: technique 'x': 'columns' must be a column_matcher, got the row_matcher 'multiset'");
   CHECK(load_error("sqlmorph.technique{ name = 'x', rows = 'multiset', scorer = 'verdict' }\n") ==
         "bad.lua:1: technique 'x': 'columns' is required (a column_matcher)");
   CHECK(load_error("sqlmorph.technique{ name = 'x', colums = 'positional' }\n")
             .find("bad.lua:1: sqlmorph.technique: unknown field 'colums'") == 0);
-  CHECK(load_error("sqlmorph.technique{ name = 'x', columns = 'exact_names', rows = 'permutation_equivalence', scorer = 'verdict' }\n") ==
-        "bad.lua:1: technique 'x': row matcher 'permutation_equivalence' does not accept the 'paired' alignments of column matcher 'exact_names'");
-  CHECK(load_error("sqlmorph.technique{ name = 'test_suite', columns = 'any_order', rows = 'permutation_equivalence', scorer = 'verdict' }\n")
+  CHECK(load_error("sqlmorph.technique{ name = 'x', columns = 'exact_names', rows = "
+                   "'permutation_equivalence', scorer = 'verdict' }\n") ==
+        "bad.lua:1: technique 'x': row matcher 'permutation_equivalence' does not accept the 'paired' "
+        "alignments of column matcher 'exact_names'");
+  CHECK(load_error("sqlmorph.technique{ name = 'test_suite', columns = 'any_order', rows = "
+                   "'permutation_equivalence', scorer = 'verdict' }\n")
             .find("bad.lua:1: technique 'test_suite' is declared twice (first at ") == 0);
   CHECK(load_error("local x = \n").find("bad.lua:2: unexpected symbol near <eof>") == 0);
   CHECK(load_error("error('custom failure')\n") == "bad.lua:1: custom failure");
@@ -138,8 +151,8 @@ sqlmorph.technique{ name = "values_roundtrip", normalize = { sqlmorph.normalizer
   columns = sqlmorph.columns.positional{}, rows = sqlmorph.rows.none{}, scorer = sqlmorph.scorer(inspect) }
 )";
   scripted s({dir.path()});
-  const auto records = evaluate(s.catalog, {"values_roundtrip"}, "SELECT 1 AS i, 2.5 AS r, 'x' AS t, NULL AS n, x'00ff' AS b",
-                                "SELECT 1");
+  const auto records = evaluate(s.catalog, {"values_roundtrip"},
+                                "SELECT 1 AS i, 2.5 AS r, 'x' AS t, NULL AS n, x'00ff' AS b", "SELECT 1");
   REQUIRE(records.size() == 1);
   CHECK(records[0].error == "");
   CHECK(records[0].status == core::example_status::ok);
@@ -159,7 +172,8 @@ TEST_CASE("the example techniques change the numbers as intended") {
                "SELECT name, rating * 1.005 AS rating FROM employees WHERE rating IS NOT NULL");
   CHECK(*r[0].scores.f1 == 0.5);
   CHECK(*r[1].scores.f1 == 1.0);
-  r = evaluate(s.catalog, {"tolerant_partial_cell"}, "SELECT name, rating FROM employees WHERE rating IS NOT NULL",
+  r = evaluate(s.catalog, {"tolerant_partial_cell"},
+               "SELECT name, rating FROM employees WHERE rating IS NOT NULL",
                "SELECT name, rating * 1.05 AS rating FROM employees WHERE rating IS NOT NULL");
   CHECK(*r[0].scores.f1 == 0.5);  // 5% is beyond the tolerance
   // A Lua scorer: two of three predicted columns reproduce the gold's two columns.
@@ -173,14 +187,16 @@ TEST_CASE("the example techniques change the numbers as intended") {
   CHECK(std::get<std::int64_t>(r[0].scores.extra[0].second) == 2);
 }
 
-TEST_CASE("a failing Lua hook marks the example script_error, with file, line and traceback, the run goes on") {
+TEST_CASE(
+    "a failing Lua hook marks the example script_error, with file, line and traceback, the run goes on") {
   test::temp_dir dir;
-  std::ofstream(dir.path() / "fragile.lua") << "local function picky(v)\n"
-                                               "  if v == 'Brian' then error('cannot normalize ' .. v) end\n"
-                                               "  return v\n"
-                                               "end\n"
-                                               "sqlmorph.technique{ name = 'fragile', normalize = { sqlmorph.normalizer(picky) },\n"
-                                               "  columns = 'exact_names', rows = 'multiset', scorer = 'sqlmorph_cells' }\n";
+  std::ofstream(dir.path() / "fragile.lua")
+      << "local function picky(v)\n"
+         "  if v == 'Brian' then error('cannot normalize ' .. v) end\n"
+         "  return v\n"
+         "end\n"
+         "sqlmorph.technique{ name = 'fragile', normalize = { sqlmorph.normalizer(picky) },\n"
+         "  columns = 'exact_names', rows = 'multiset', scorer = 'sqlmorph_cells' }\n";
   scripted s({dir.path()});
   const auto records = evaluate(s.catalog, {"fragile", "execution_accuracy"}, "SELECT name FROM employees",
                                 "SELECT name FROM employees");
@@ -192,19 +208,23 @@ TEST_CASE("a failing Lua hook marks the example script_error, with file, line an
   CHECK(records[1].status == core::example_status::ok);  // other techniques of the example are unaffected
   // A normalizer that returns a table is an error naming the declaration.
   test::temp_dir dir2;
-  std::ofstream(dir2.path() / "wrong.lua") << "sqlmorph.technique{ name = 'wrong', normalize = { sqlmorph.normalizer(function(v) return {} end) },\n"
-                                              "  columns = 'exact_names', rows = 'multiset', scorer = 'sqlmorph_cells' }\n";
+  std::ofstream(dir2.path() / "wrong.lua")
+      << "sqlmorph.technique{ name = 'wrong', normalize = { sqlmorph.normalizer(function(v) return {} end) "
+         "},\n"
+         "  columns = 'exact_names', rows = 'multiset', scorer = 'sqlmorph_cells' }\n";
   scripted s2({dir2.path()});
   const auto wrong = evaluate(s2.catalog, {"wrong"}, "SELECT 1 AS a", "SELECT 1 AS a");
   CHECK(wrong[0].status == core::example_status::script_error);
-  CHECK(wrong[0].error.find((dir2.path() / "wrong.lua").string() + ":1: the normalizer returned no value: expected a value") == 0);
+  CHECK(wrong[0].error.find((dir2.path() / "wrong.lua").string() +
+                            ":1: the normalizer returned no value: expected a value") == 0);
 }
 
 TEST_CASE("with on_error = abort, a failing hook stops the run after writing what was done") {
   test::temp_dir dir;
-  std::ofstream(dir.path() / "fragile.lua") << "sqlmorph.technique{ name = 'fragile',\n"
-                                               "  normalize = { sqlmorph.normalizer(function(v) if v == 2 then error('two') end return v end) },\n"
-                                               "  columns = 'positional', rows = 'set_equality', scorer = 'verdict' }\n";
+  std::ofstream(dir.path() / "fragile.lua")
+      << "sqlmorph.technique{ name = 'fragile',\n"
+         "  normalize = { sqlmorph.normalizer(function(v) if v == 2 then error('two') end return v end) },\n"
+         "  columns = 'positional', rows = 'set_equality', scorer = 'verdict' }\n";
   scripted s({dir.path()});
   core::evaluation_settings settings;
   settings.routes = test::sqlite_routes();
@@ -217,7 +237,8 @@ TEST_CASE("with on_error = abort, a failing hook stops the run after writing wha
     examples[i].db = (test::build_dir() / "examples/demo/demo.sqlite").string();
     examples[i].gold = examples[i].pred = "SELECT " + std::to_string(i + 1);
   }
-  CHECK_THROWS_WITH_AS(core::run_evaluation(examples, settings), doctest::Contains("run stopped at example e2"), core::run_aborted);
+  CHECK_THROWS_WITH_AS(core::run_evaluation(examples, settings),
+                       doctest::Contains("run stopped at example e2"), core::run_aborted);
   const std::string written = test::file_bytes(dir.path() / "out" / "results.jsonl");
   CHECK(written.find("\"id\":\"e1\"") != std::string::npos);
   CHECK(written.find("\"id\":\"e2\"") != std::string::npos);
@@ -226,8 +247,9 @@ TEST_CASE("with on_error = abort, a failing hook stops the run after writing wha
 
 TEST_CASE("a Lua component called from another thread runs in that thread's own Lua state") {
   scripted s({test::source_dir() / "examples" / "techniques"});
-  const auto main_thread = evaluate(s.catalog, {"case_insensitive_partial_cell"}, "SELECT name FROM employees",
-                                    "SELECT upper(name) AS name FROM employees");
+  const auto main_thread =
+      evaluate(s.catalog, {"case_insensitive_partial_cell"}, "SELECT name FROM employees",
+               "SELECT upper(name) AS name FROM employees");
   std::vector<core::record> other_thread;
   std::thread worker([&] {
     other_thread = evaluate(s.catalog, {"case_insensitive_partial_cell"}, "SELECT name FROM employees",

@@ -51,7 +51,8 @@ struct malloy_fixture {
   }
 
   // The verdict of a technique on two hand-made results (normalizers applied as in a run).
-  double verdict(const std::string& technique, const result& gold, const result& pred, const std::string& gold_sql = "SELECT x") {
+  double verdict(const std::string& technique, const result& gold, const result& pred,
+                 const std::string& gold_sql = "SELECT x") {
     const auto t = catalog.assemble({technique}, core::penalize_choice::yes, test::registry()).front();
     result g = gold.clone();
     result p = pred.clone();
@@ -68,7 +69,8 @@ struct malloy_fixture {
 
 TEST_CASE("Malloy: any column order") {
   malloy_fixture f;
-  CHECK(f.verdict("malloy", make_result({"a", "b"}, {{1, "x"}, {2, "y"}}), make_result({"b", "a"}, {{"x", 1}, {"y", 2}})) == 1);
+  CHECK(f.verdict("malloy", make_result({"a", "b"}, {{1, "x"}, {2, "y"}}),
+                  make_result({"b", "a"}, {{"x", 1}, {"y", 2}})) == 1);
   CHECK(f.verdict("malloy", make_result({"a", "b"}, {{1, "x"}}), make_result({"a", "b"}, {{"x", 2}})) == 0);
 }
 
@@ -79,9 +81,10 @@ TEST_CASE("Malloy: rows as a multiset unless the gold orders its result with a t
   CHECK(f.verdict("malloy", g, shuffled, "SELECT a FROM t") == 1);
   CHECK(f.verdict("malloy", g, shuffled, "SELECT a FROM t ORDER BY a") == 0);
   CHECK(f.verdict("malloy", g, g.clone(), "SELECT a FROM t ORDER BY a") == 1);
-  CHECK(f.verdict("malloy", g, shuffled, "SELECT a FROM t ORDER\nBY a") == 0);            // tokens, not a substring
-  CHECK(f.verdict("malloy", g, shuffled, "SELECT a FROM (SELECT a FROM t ORDER BY a LIMIT 3)") == 1);  // a subquery's
-  CHECK(f.verdict("malloy", g, shuffled, "SELECT a FROM t WHERE b = 'order by'") == 1);   // inside a string
+  CHECK(f.verdict("malloy", g, shuffled, "SELECT a FROM t ORDER\nBY a") == 0);  // tokens, not a substring
+  CHECK(f.verdict("malloy", g, shuffled, "SELECT a FROM (SELECT a FROM t ORDER BY a LIMIT 3)") ==
+        1);                                                                              // a subquery's
+  CHECK(f.verdict("malloy", g, shuffled, "SELECT a FROM t WHERE b = 'order by'") == 1);  // inside a string
   // The official rule, for contrast: a substring of the lower-cased SQL.
   CHECK(f.verdict("test_suite", g, shuffled, "SELECT a FROM t WHERE b = 'order by'") == 0);
   CHECK(f.verdict("test_suite", g, shuffled, "SELECT a FROM t ORDER\nBY a") == 1);
@@ -103,7 +106,8 @@ TEST_CASE("Malloy: 1 == 1.0 == \"1\", and NULL equals only NULL") {
   CHECK(f.verdict("malloy", null, make_result({"v"}, {{""}})) == 0);
   // No quick-rejection quirk: (1, 1.5) equals (1.0, 1.5).
   CHECK(f.verdict("malloy", make_result({"a", "b"}, {{1, 1.5}}), make_result({"a", "b"}, {{1.0, 1.5}})) == 1);
-  CHECK(f.verdict("test_suite", make_result({"a", "b"}, {{1, 1.5}}), make_result({"a", "b"}, {{1.0, 1.5}})) == 0);
+  CHECK(f.verdict("test_suite", make_result({"a", "b"}, {{1, 1.5}}), make_result({"a", "b"}, {{1.0, 1.5}})) ==
+        0);
 }
 
 TEST_CASE("Malloy: duplicates are counted") {
@@ -132,7 +136,8 @@ TEST_CASE("Malloy vs the official comparison on Spider dev: every disagreement h
   std::vector<std::string> names = {"test_suite", "malloy"};
   for (int bits = 1; bits <= 7; ++bits) names.push_back("switch_" + std::to_string(bits));
   core::query_runner runner(exec_limits{});
-  core::example_evaluator evaluator(runner, f.catalog.assemble(names, core::penalize_choice::yes, test::registry()), test::sqlite_routes());
+  core::example_evaluator evaluator(
+      runner, f.catalog.assemble(names, core::penalize_choice::yes, test::registry()), test::sqlite_routes());
   const char* causes[] = {"", "ORDER BY from tokens", "no quick rejection", "", "numbers from text"};
   std::map<std::string, int> by_cause;
   int agree = 0;
@@ -161,18 +166,23 @@ TEST_CASE("Malloy vs the official comparison on Spider dev: every disagreement h
       int cause = 0;
       for (int size = 1; size <= 3 && cause == 0; ++size) {
         for (int bits = 1; bits <= 7 && cause == 0; ++bits) {
-          if (__builtin_popcount(static_cast<unsigned>(bits)) == size && *r[1 + bits].scores.ex == malloy) cause = bits;
+          if (__builtin_popcount(static_cast<unsigned>(bits)) == size && *r[1 + bits].scores.ex == malloy)
+            cause = bits;
         }
       }
-      REQUIRE_MESSAGE(cause != 0, ex.id << ": official " << official << ", malloy " << malloy << " without a cause");
+      REQUIRE_MESSAGE(cause != 0,
+                      ex.id << ": official " << official << ", malloy " << malloy << " without a cause");
       std::string label;
       for (int bit : {1, 2, 4}) {
         if (cause & bit) label += (label.empty() ? "" : " + ") + std::string(causes[bit]);
       }
-      if (by_cause[label]++ < 3) std::cout << "  " << ex.id << ": official " << official << ", malloy " << malloy << " — " << label << "\n";
+      if (by_cause[label]++ < 3)
+        std::cout << "  " << ex.id << ": official " << official << ", malloy " << malloy << " — " << label
+                  << "\n";
     }
   }
-  std::cout << "Malloy vs official comparison on Spider dev: " << agree << " agree, " << disagree << " differ";
+  std::cout << "Malloy vs official comparison on Spider dev: " << agree << " agree, " << disagree
+            << " differ";
   for (const auto& [label, n] : by_cause) std::cout << "; " << label << ": " << n;
   std::cout << "\n";
   CHECK(agree > 3500);

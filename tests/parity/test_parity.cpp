@@ -27,8 +27,8 @@ const std::set<std::string> not_yet_implemented = {};
 
 // The embedder-based techniques (run with hash_trigram, the default embedder), and the tolerance of
 // each technique (EMBEDDING.md: the row similarity is float32, so unified agrees within 1e-5).
-const std::set<std::string> semantic_techniques = {"semantic_column_and_exact_cell", "semantic_column_and_partial_cell",
-                                                   "unified_column_and_semantic_row"};
+const std::set<std::string> semantic_techniques = {
+    "semantic_column_and_exact_cell", "semantic_column_and_partial_cell", "unified_column_and_semantic_row"};
 double tolerance_of(const std::string& technique) {
   return technique == "unified_column_and_semantic_row" ? 1e-5 : 1e-9;
 }
@@ -60,10 +60,13 @@ std::vector<std::shared_ptr<const core::technique>> implemented_variants() {
 }
 
 std::string key(const std::string& technique, const json& penalize) {
-  return technique + "/" + (penalize.is_null() ? std::string("null") : (penalize.get<bool>() ? "true" : "false"));
+  return technique + "/" +
+         (penalize.is_null() ? std::string("null") : (penalize.get<bool>() ? "true" : "false"));
 }
 
-std::string show(const std::optional<double>& m) { return m ? std::to_string(*m) : "null"; }
+std::string show(const std::optional<double>& m) {
+  return m ? std::to_string(*m) : "null";
+}
 
 struct tally {
   std::size_t records = 0;
@@ -73,10 +76,12 @@ struct tally {
 };
 
 // Compares one record's expectations with our records; returns the number of mismatches.
-int compare_record(const parity_case& c, const std::vector<core::record>& ours, sqlmorph::connection* conn, tally& t) {
+int compare_record(const parity_case& c, const std::vector<core::record>& ours, sqlmorph::connection* conn,
+                   tally& t) {
   std::map<std::string, const core::record*> by_key;
   for (const core::record& r : ours) {
-    by_key[key(r.technique, r.penalize_extra_pred_cols ? json(*r.penalize_extra_pred_cols) : json(nullptr))] = &r;
+    by_key[key(r.technique, r.penalize_extra_pred_cols ? json(*r.penalize_extra_pred_cols) : json(nullptr))] =
+        &r;
   }
   int mismatches = 0;
   for (const json& e : c.record["expected"]) {
@@ -85,7 +90,8 @@ int compare_record(const parity_case& c, const std::vector<core::record>& ours, 
       ++t.skipped[technique];
       continue;
     }
-    const json penalize = e.contains("penalize_extra_pred_cols") ? e["penalize_extra_pred_cols"] : json(nullptr);
+    const json penalize =
+        e.contains("penalize_extra_pred_cols") ? e["penalize_extra_pred_cols"] : json(nullptr);
     const auto it = by_key.find(key(technique, penalize));
     REQUIRE_MESSAGE(it != by_key.end(), c.ex.id << ": no result for " << key(technique, penalize));
     const core::record& r = *it->second;
@@ -93,9 +99,9 @@ int compare_record(const parity_case& c, const std::vector<core::record>& ours, 
     ++t.checked_by_technique[technique];
     const auto fail = [&](const std::string& what, const std::string& expected, const std::string& actual) {
       ++mismatches;
-      FAIL_CHECK(c.ex.id << " " << key(technique, penalize) << ": " << what << " expected " << expected << ", got "
-                         << actual << " (status " << core::example_status_name(r.status) << ", error '" << r.error
-                         << "')");
+      FAIL_CHECK(c.ex.id << " " << key(technique, penalize) << ": " << what << " expected " << expected
+                         << ", got " << actual << " (status " << core::example_status_name(r.status)
+                         << ", error '" << r.error << "')");
     };
     const bool expect_error = e.value("error", false);
     const bool have_error = r.status != core::example_status::ok;
@@ -112,7 +118,9 @@ int compare_record(const parity_case& c, const std::vector<core::record>& ours, 
       // Say which query failed: the gold one exactly when it does not execute on its own.
       const bool gold_fails = !conn->execute(c.ex.gold, {}).ok();
       const auto want = gold_fails ? core::example_status::gold_error : core::example_status::pred_error;
-      if (r.status != want) fail("status", std::string(core::example_status_name(want)), std::string(core::example_status_name(r.status)));
+      if (r.status != want)
+        fail("status", std::string(core::example_status_name(want)),
+             std::string(core::example_status_name(r.status)));
     }
     if (technique == "test_suite") {
       const double equal = e["equal"].get<bool>() ? 1.0 : 0.0;
@@ -122,7 +130,8 @@ int compare_record(const parity_case& c, const std::vector<core::record>& ours, 
         for (const auto& [name, v] : r.scores.extra) {
           if (name == "order_matters") order_matters = std::get<bool>(v);
         }
-        if (order_matters != e["order_matters"].get<bool>()) fail("order_matters", e["order_matters"].dump(), order_matters ? "true" : "false");
+        if (order_matters != e["order_matters"].get<bool>())
+          fail("order_matters", e["order_matters"].dump(), order_matters ? "true" : "false");
       }
       continue;
     }
@@ -179,36 +188,50 @@ TEST_CASE("parity: edge cases") {
 void spider_parity(const char* system) {
   if (test::skip_without_shared("spider parity")) return;
   const auto shared = *test::shared_dir();
-  run_parity_file(shared / "parity/spider-dev" / (std::string(system) + ".jsonl"), shared / "benchmarks/spider-dev");
+  run_parity_file(shared / "parity/spider-dev" / (std::string(system) + ".jsonl"),
+                  shared / "benchmarks/spider-dev");
 }
 
-TEST_CASE("parity: Spider dev, dail-sql-gpt4") { spider_parity("dail-sql-gpt4"); }
-TEST_CASE("parity: Spider dev, c3-gpt35") { spider_parity("c3-gpt35"); }
-TEST_CASE("parity: Spider dev, din-sql-gpt4") { spider_parity("din-sql-gpt4"); }
-TEST_CASE("parity: Spider dev, resdsql-3b") { spider_parity("resdsql-3b"); }
+TEST_CASE("parity: Spider dev, dail-sql-gpt4") {
+  spider_parity("dail-sql-gpt4");
+}
+TEST_CASE("parity: Spider dev, c3-gpt35") {
+  spider_parity("c3-gpt35");
+}
+TEST_CASE("parity: Spider dev, din-sql-gpt4") {
+  spider_parity("din-sql-gpt4");
+}
+TEST_CASE("parity: Spider dev, resdsql-3b") {
+  spider_parity("resdsql-3b");
+}
 
 TEST_CASE("reference divergences behave as documented") {
   if (test::skip_without_shared("reference divergences")) return;
   const auto shared = *test::shared_dir();
   // Every case that a divergence may name, by id.
   std::map<std::string, parity_case> cases;
-  for (auto& c : read_cases(shared / "parity/edge/cases.jsonl", shared / "parity/edge")) cases[c.ex.id] = std::move(c);
+  for (auto& c : read_cases(shared / "parity/edge/cases.jsonl", shared / "parity/edge"))
+    cases[c.ex.id] = std::move(c);
   for (const auto& f : std::filesystem::directory_iterator(shared / "parity/spider-dev")) {
     for (auto& c : read_cases(f.path(), shared / "benchmarks/spider-dev")) cases[c.ex.id] = std::move(c);
   }
   const auto engine = test::registry().create<backend>(core::component_spec("sqlite"));
   core::query_runner runner(exec_limits{});
   core::example_evaluator evaluator(runner, implemented_variants(), test::sqlite_routes());
-  const std::set<std::string> sqlmorph_techniques = {
-      "execution_accuracy",         "exact_column_and_exact_cell",     "exact_column_and_partial_cell",
-      "no_column_and_partial_cell", "semantic_column_and_exact_cell", "semantic_column_and_partial_cell",
-      "unified_column_and_semantic_row"};
+  const std::set<std::string> sqlmorph_techniques = {"execution_accuracy",
+                                                     "exact_column_and_exact_cell",
+                                                     "exact_column_and_partial_cell",
+                                                     "no_column_and_partial_cell",
+                                                     "semantic_column_and_exact_cell",
+                                                     "semantic_column_and_partial_cell",
+                                                     "unified_column_and_semantic_row"};
   std::ifstream in(shared / "parity/reference_divergences.jsonl");
   std::string line;
   std::size_t verified = 0;
   std::size_t pending = 0;
   // Our record of one technique variant (the last one with that name and penalize value), or null.
-  const auto record_of = [](const std::vector<core::record>& records, const std::string& name, bool penalize) {
+  const auto record_of = [](const std::vector<core::record>& records, const std::string& name,
+                            bool penalize) {
     const core::record* found = nullptr;
     for (const core::record& x : records) {
       if (x.technique == name && x.penalize_extra_pred_cols == penalize) found = &x;
@@ -249,7 +272,8 @@ TEST_CASE("reference divergences behave as documented") {
       CHECK(*r->scores.exr == doctest::Approx(*want.exr).epsilon(1e-12));
       CHECK(*r->scores.f1 == doctest::Approx(*want.f1).epsilon(1e-12));
       ++verified;
-    } else if (technique == "semantic_column_and_exact_cell" || technique == "semantic_column_and_partial_cell") {
+    } else if (technique == "semantic_column_and_exact_cell" ||
+               technique == "semantic_column_and_partial_cell") {
       // The reference crashes on duplicate column names; ours describes and pairs each column on
       // its own and scores normally. Checked against what the same technique gives once the
       // duplicates are renamed apart (same values, so same descriptions up to the name).
@@ -260,7 +284,8 @@ TEST_CASE("reference divergences behave as documented") {
       CHECK(r->status == core::example_status::ok);
       REQUIRE(r->scores.ex);
       REQUIRE(r->scores.exp);
-      for (const auto& m : {r->scores.ex, r->scores.exp, r->scores.exr, r->scores.f1}) CHECK((*m >= 0.0 && *m <= 1.0));
+      for (const auto& m : {r->scores.ex, r->scores.exp, r->scores.exr, r->scores.f1})
+        CHECK((*m >= 0.0 && *m <= 1.0));
       const auto gold = engine->connect(c.ex.db).conn->execute(c.ex.gold, {});
       const auto pred = engine->connect(c.ex.db).conn->execute(c.ex.pred, {});
       REQUIRE(gold.ok());

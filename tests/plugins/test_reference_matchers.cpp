@@ -27,7 +27,7 @@ scores evaluate(const std::shared_ptr<const core::technique>& t, const result& g
 
 // Random results over a small pool of values, so rows collide, repeat and half-match often.
 class random_results {
-public:
+ public:
   explicit random_results(unsigned seed) : rng_(seed) {}
 
   result make(std::size_t rows, const std::vector<std::string>& names) {
@@ -45,17 +45,32 @@ public:
   std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); }
   void append_random(result& r) {
     switch (pick(10)) {
-      case 0: r.append_null(); break;
-      case 1: case 2: case 3: r.append_integer(static_cast<long long>(pick(4))); break;
-      case 4: case 5: r.append_real(static_cast<double>(pick(4)) / 2.0); break;
-      case 6: r.append_text("1"); break;
-      case 7: r.append_text("None"); break;
-      default: r.append_text(pick(2) ? "x" : "y"); break;
+      case 0:
+        r.append_null();
+        break;
+      case 1:
+      case 2:
+      case 3:
+        r.append_integer(static_cast<long long>(pick(4)));
+        break;
+      case 4:
+      case 5:
+        r.append_real(static_cast<double>(pick(4)) / 2.0);
+        break;
+      case 6:
+        r.append_text("1");
+        break;
+      case 7:
+        r.append_text("None");
+        break;
+      default:
+        r.append_text(pick(2) ? "x" : "y");
+        break;
     }
   }
   std::mt19937& rng() { return rng_; }
 
-private:
+ private:
   std::mt19937 rng_;
 };
 
@@ -150,8 +165,10 @@ TEST_CASE("Spider comparison equals result_eq with every permutation enumerated"
     const std::size_t change = gen.pick(3) == 0 && rows > 0 ? gen.pick(rows * cols) : SIZE_MAX;
     for (std::size_t r = 0; r < rows; ++r) {
       for (std::size_t c = 0; c < cols; ++c) {
-        if (r * cols + c == change) gen.append_random(p);
-        else p.append(g.cell(order[r], perm[c]));
+        if (r * cols + c == change)
+          gen.append_random(p);
+        else
+          p.append(g.cell(order[r], perm[c]));
       }
     }
     const bool ordered = gen.pick(2) == 1;
@@ -176,7 +193,8 @@ TEST_CASE("Spider comparison keeps the official quick-rejection quirk") {
   const result p = make_result({"b", "a"}, {{"y", 2}, {"x", 1}, {"y", 2}});
   CHECK(*evaluate(t, g, p, "SELECT a, b FROM t").ex == 1.0);
   CHECK(*evaluate(t, g, p, "SELECT a, b FROM t ORDER BY a").ex == 0.0);
-  CHECK(*evaluate(t, g, make_result({"b", "a"}, {{"x", 1}, {"y", 2}, {"y", 2}}), "SELECT a FROM t order by a").ex == 1.0);
+  CHECK(*evaluate(t, g, make_result({"b", "a"}, {{"x", 1}, {"y", 2}, {"y", 2}}), "SELECT a FROM t order by a")
+             .ex == 1.0);
   // Duplicates count.
   CHECK(*evaluate(t, g, make_result({"a", "b"}, {{1, "x"}, {1, "x"}, {2, "y"}})).ex == 0.0);
   // Both empty: equal whatever the columns.
@@ -219,8 +237,10 @@ TEST_CASE("permutation search scales: 26 columns sharing one value set") {
   for (std::size_t r = 0; r < rows; ++r) {
     for (std::size_t c = 0; c < cols; ++c) {
       std::size_t rr = (r * 7) % rows;
-      if (c == 3 && rr == 0) rr = 1;
-      else if (c == 3 && rr == 1) rr = 0;
+      if (c == 3 && rr == 0)
+        rr = 1;
+      else if (c == 3 && rr == 1)
+        rr = 0;
       q.append_integer(columns[perm[c]][rr]);
     }
   }
@@ -275,7 +295,8 @@ TEST_CASE("custom cell matchers: an equivalence keeps the fast path, a similarit
 TEST_CASE("the official rewrites: DISTINCT removed as tokens, spaced operators fixed, CURDATE year") {
   const auto& reg = test::registry();
   const auto remove = reg.create<sql_rewriter>(core::component_spec("spider_remove_distinct"));
-  const auto keep = reg.create<sql_rewriter>(core::component_spec("spider_remove_distinct").with("keep_distinct", true));
+  const auto keep =
+      reg.create<sql_rewriter>(core::component_spec("spider_remove_distinct").with("keep_distinct", true));
   const auto ops = reg.create<sql_rewriter>(core::component_spec("spider_fix_spaced_operators"));
   const auto year = reg.create<sql_rewriter>(core::component_spec("spider_curdate_year"));
   const auto rw = [](const auto& r, std::string_view sql) { return r->rewrite(sql, query_role::pred).sql; };

@@ -27,7 +27,8 @@ struct shop {
   test::temp_dir dir;
   std::filesystem::path db = dir.path() / "shop.sqlite";
   std::shared_ptr<const backend> engine = test::registry().create<backend>(core::component_spec("sqlite"));
-  std::shared_ptr<const judge> correctness = test::registry().create<judge>(core::component_spec("sql_correctness"));
+  std::shared_ptr<const judge> correctness =
+      test::registry().create<judge>(core::component_spec("sql_correctness"));
   std::unique_ptr<connection> conn;
 
   shop() {
@@ -74,8 +75,8 @@ TEST_CASE("sqlite: check() binds names without executing, describe_schema() give
 
   // Never executed: a query that would never end is checked at once.
   const auto start = std::chrono::steady_clock::now();
-  const query_outcome endless =
-      s.conn->check("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n", {});
+  const query_outcome endless = s.conn->check(
+      "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n", {});
   CHECK(endless.ok());
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
   // The connection still executes normally afterwards.
@@ -125,7 +126,9 @@ TEST_CASE("sql_correctness: label 1 when the SQL binds, else 0 naming the first 
   CHECK(v.error.find("needs a connection") != std::string::npos);
 }
 
-TEST_CASE("sql_correctness on BIRD mini-dev: every gold query binds to its schema, predictions that do not are named") {
+TEST_CASE(
+    "sql_correctness on BIRD mini-dev: every gold query binds to its schema, predictions that do not are "
+    "named") {
   if (test::skip_without_shared("BIRD mini-dev sql_correctness")) return;
   const auto bird = *test::shared_dir() / "benchmarks/bird-minidev";
   test::temp_dir dir;
@@ -151,8 +154,8 @@ TEST_CASE("sql_correctness on BIRD mini-dev: every gold query binds to its schem
 
   for (const char* model : {"gpt-4-turbo", "gpt-35-turbo"}) {
     const auto examples = core::read_bird_files(
-        {bird / "mini_dev_sqlite.json", bird / (std::string("predictions/predict_mini_dev_") + model + "_sqlite.json"),
-         dir.path(), model});
+        {bird / "mini_dev_sqlite.json",
+         bird / (std::string("predictions/predict_mini_dev_") + model + "_sqlite.json"), dir.path(), model});
     REQUIRE(examples.size() == 500);
     std::size_t gold_ok = 0;
     std::size_t pred_ok = 0;
@@ -162,11 +165,14 @@ TEST_CASE("sql_correctness on BIRD mini-dev: every gold query binds to its schem
     for (const auto& ex : examples) {
       const judge_verdict g = judge_sql(ex.db_id, ex.gold);
       REQUIRE(g.ok);
-      if (g.label == 1) ++gold_ok;
-      else gold_failures += ex.id + ": " + g.rationales[0] + "\n";
+      if (g.label == 1)
+        ++gold_ok;
+      else
+        gold_failures += ex.id + ": " + g.rationales[0] + "\n";
       const judge_verdict p = judge_sql(ex.db_id, ex.pred);
       REQUIRE(p.ok);
-      if (p.label == 1) ++pred_ok;
+      if (p.label == 1)
+        ++pred_ok;
       else {
         ++problems[field(p, "problem")];
         if (field(p, "problem") == "other") unclassified += ex.id + ": " + p.rationales[0] + "\n";

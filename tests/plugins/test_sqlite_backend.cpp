@@ -38,7 +38,8 @@ struct fixture {
 
   std::set<std::string> files() const {
     std::set<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(dir.path())) out.insert(e.path().filename().string());
+    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+      out.insert(e.path().filename().string());
     return out;
   }
 };
@@ -59,7 +60,9 @@ TEST_CASE("rows come back with names, declared types and every kind of value") {
   CHECK(r.cell(1, 2).is_null());
   // Invalid UTF-8 is data, returned byte for byte.
   CHECK(r.cell(2, 1).kind() == value_kind::text);
-  CHECK(r.cell(2, 1).bytes() == "a\xff" "b");
+  CHECK(r.cell(2, 1).bytes() ==
+        "a\xff"
+        "b");
   CHECK(r.cell(2, 3).kind() == value_kind::blob);
   CHECK(r.cell(2, 3).bytes().empty());
   CHECK_FALSE(r.truncated());
@@ -124,7 +127,8 @@ TEST_CASE("predicted SQL can never change the database or write a file") {
   }
   CHECK(f.run("DROP TABLE items").message ==
         "not authorized: the evaluation is read-only and refuses a schema change (DROP TABLE items)");
-  CHECK(f.run("DELETE FROM items").message == "not authorized: the evaluation is read-only and refuses DELETE items");
+  CHECK(f.run("DELETE FROM items").message ==
+        "not authorized: the evaluation is read-only and refuses DELETE items");
   CHECK(f.run("PRAGMA writable_schema = 1").message ==
         "not authorized: the evaluation is read-only and refuses PRAGMA writable_schema = 1");
   CHECK(test::file_bytes(f.db) == before);
@@ -150,16 +154,23 @@ TEST_CASE("row and byte caps cut the result and mark it truncated") {
   fixture f;
   exec_limits limits;
   limits.max_rows = 100;
-  const query_outcome endless = f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c", limits);
+  const query_outcome endless =
+      f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c", limits);
   REQUIRE(endless.ok());
   CHECK(endless.rows.truncated());
   CHECK(endless.rows.row_count() == 100);
   CHECK(endless.message == "more than 100 rows (row cap)");
   limits.max_rows = 100;
-  CHECK_FALSE(f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100) SELECT x FROM c", limits).rows.truncated());
+  CHECK_FALSE(
+      f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100) SELECT x FROM c",
+            limits)
+          .rows.truncated());
   exec_limits bytes;
   bytes.max_bytes = 1000;
-  const query_outcome wide = f.run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 50) SELECT x, printf('%.100c', 'a') FROM c", bytes);
+  const query_outcome wide = f.run(
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 50) SELECT x, printf('%.100c', "
+      "'a') FROM c",
+      bytes);
   REQUIRE(wide.ok());
   CHECK(wide.rows.truncated());
   CHECK(wide.rows.row_count() == 10);
@@ -191,7 +202,8 @@ TEST_CASE("missing, unreadable and oddly named databases") {
   CHECK(missing.message == "database not found: " + (dir.path() / "nope.sqlite").string());
   CHECK(engine->connect(dir.path().string()).status == query_status::backend_error);
   const auto junk = dir.path() / "junk.sqlite";
-  std::ofstream(junk) << "this is not a database, just text long enough to have a header..........................";
+  std::ofstream(junk)
+      << "this is not a database, just text long enough to have a header..........................";
   connect_outcome j = engine->connect(junk.string());
   CHECK(j.status == query_status::backend_error);
   CHECK(j.message.find("file is not a database") != std::string::npos);

@@ -109,8 +109,10 @@ scores sqlmorph_exact_column(const result& gold, const result& pred, bool partia
     std::vector<std::pair<row, int>> t;
     for (const row& r : rows) {
       auto it = std::find_if(t.begin(), t.end(), [&](const auto& e) { return same(e.first, r); });
-      if (it == t.end()) t.push_back({r, 1});
-      else ++it->second;
+      if (it == t.end())
+        t.push_back({r, 1});
+      else
+        ++it->second;
     }
     return t;
   };
@@ -209,7 +211,8 @@ scores sqlmorph_no_column(const result& gold, const result& pred, bool penalize)
     for (std::size_t i = 0; i < GL.size(); ++i) {
       for (std::size_t j = 0; j < PL.size(); ++j) {
         std::vector<std::string> inter;
-        std::set_intersection(GL[i].begin(), GL[i].end(), PL[j].begin(), PL[j].end(), std::back_inserter(inter));
+        std::set_intersection(GL[i].begin(), GL[i].end(), PL[j].begin(), PL[j].end(),
+                              std::back_inserter(inter));
         const std::size_t uni = GL[i].size() + PL[j].size() - inter.size();
         const double jac = static_cast<double>(inter.size()) / static_cast<double>(uni);
         if (jac > best) {
@@ -240,7 +243,8 @@ bool spider_result_eq(const result& gold, const result& pred, bool order_matters
   const auto unorder = [](const row& r) {
     std::vector<std::pair<std::string, value>> keyed;
     for (const value& v : r) keyed.push_back({python_str(v) + std::string(python_type_name(v.kind())), v});
-    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     row out;
     for (const auto& k : keyed) out.push_back(k.second);
     return out;

@@ -31,7 +31,9 @@ TEST_CASE("the repository's sqlmorph.toml is valid and gives the documented defa
 
 TEST_CASE("values are read and plugin directories resolved") {
   test::temp_dir dir;
-  const auto file = write(dir, "[plugins]\ndirs = [\"plugs\", \"/abs/dir\", \"{exe_dir}/x\"]\n[run]\ntimeout = 2.5\nmax_rows = 10\n");
+  const auto file = write(
+      dir,
+      "[plugins]\ndirs = [\"plugs\", \"/abs/dir\", \"{exe_dir}/x\"]\n[run]\ntimeout = 2.5\nmax_rows = 10\n");
   const core::config c = core::load_config(file);
   CHECK(c.run.timeout_seconds == 2.5);
   CHECK(c.run.max_rows == 10);
@@ -60,17 +62,18 @@ TEST_CASE("unknown keys and wrong types are errors with file:line:column") {
 
 TEST_CASE("techniques can be declared in [techniques.NAME] tables, in file order") {
   test::temp_dir dir;
-  const auto file = write(dir,
-                          "[techniques.zeta]\n"
-                          "columns = \"exact_names\"\n"
-                          "rows = { name = \"greedy_partial\", cells = { name = \"numeric_tolerance\", tolerance = 0.5 } }\n"
-                          "scorer = { name = \"sqlmorph_cells\", penalize_extra_pred_cols = false }\n"
-                          "[techniques.alpha]\n"
-                          "description = \"positional sets\"\n"
-                          "rewriters = [\"spider_fix_spaced_operators\"]\n"
-                          "columns = \"positional\"\n"
-                          "rows = \"set_equality\"\n"
-                          "scorer = \"verdict\"\n");
+  const auto file = write(
+      dir,
+      "[techniques.zeta]\n"
+      "columns = \"exact_names\"\n"
+      "rows = { name = \"greedy_partial\", cells = { name = \"numeric_tolerance\", tolerance = 0.5 } }\n"
+      "scorer = { name = \"sqlmorph_cells\", penalize_extra_pred_cols = false }\n"
+      "[techniques.alpha]\n"
+      "description = \"positional sets\"\n"
+      "rewriters = [\"spider_fix_spaced_operators\"]\n"
+      "columns = \"positional\"\n"
+      "rows = \"set_equality\"\n"
+      "scorer = \"verdict\"\n");
   const core::config c = core::load_config(file);
   REQUIRE(c.techniques.size() == 2);
   const core::technique_spec& zeta = c.techniques[0];
@@ -87,7 +90,8 @@ TEST_CASE("techniques can be declared in [techniques.NAME] tables, in file order
 
   const std::string missing = error_of(write(dir, "[techniques.t]\ncolumns = \"exact_names\"\n"));
   CHECK(missing.find(":1:1: [techniques.t] needs 'columns', 'rows' and 'scorer'") != std::string::npos);
-  const std::string unknown = error_of(write(dir, "[techniques.t]\ncolumns = \"a\"\nrows = \"b\"\nscorer = \"c\"\nrow = \"d\"\n"));
+  const std::string unknown =
+      error_of(write(dir, "[techniques.t]\ncolumns = \"a\"\nrows = \"b\"\nscorer = \"c\"\nrow = \"d\"\n"));
   CHECK(unknown.find(":5:1: unknown key 'row' in [techniques.t]") != std::string::npos);
   const std::string bad = error_of(write(dir, "[techniques.t]\ncolumns = 3\n"));
   CHECK(bad.find(":2:") != std::string::npos);

@@ -22,10 +22,11 @@ std::filesystem::path write(const test::temp_dir& dir, const std::string& name, 
 
 TEST_CASE("cases files: fields, relative database paths, optional fields") {
   test::temp_dir dir;
-  const auto file = write(dir, "cases.jsonl",
-                          "{\"id\": \"a\", \"db\": \"dbs/x.sqlite\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 2\", "
-                          "\"question\": \"q?\", \"system\": \"s1\"}\n\n"
-                          "{\"id\": 7, \"db\": \"/abs/y.sqlite\", \"gold\": \"G\", \"pred\": \"P\", \"db_id\": \"yy\"}\n");
+  const auto file =
+      write(dir, "cases.jsonl",
+            "{\"id\": \"a\", \"db\": \"dbs/x.sqlite\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 2\", "
+            "\"question\": \"q?\", \"system\": \"s1\"}\n\n"
+            "{\"id\": 7, \"db\": \"/abs/y.sqlite\", \"gold\": \"G\", \"pred\": \"P\", \"db_id\": \"yy\"}\n");
   const auto examples = core::read_cases_file(file);
   REQUIRE(examples.size() == 2);
   CHECK(examples[0].id == "a");
@@ -42,24 +43,34 @@ TEST_CASE("cases files: fields, relative database paths, optional fields") {
 
 TEST_CASE("cases files: every problem names the file and line") {
   test::temp_dir dir;
-  const auto bad_json = write(dir, "a.jsonl", "{\"id\": \"a\", \"db\": \"x\", \"gold\": \"G\", \"pred\": \"P\"}\n{oops\n");
-  CHECK(test::usage_error_of([&] { core::read_cases_file(bad_json); }).find(bad_json.string() + ":2: invalid JSON") == 0);
+  const auto bad_json =
+      write(dir, "a.jsonl", "{\"id\": \"a\", \"db\": \"x\", \"gold\": \"G\", \"pred\": \"P\"}\n{oops\n");
+  CHECK(test::usage_error_of([&] {
+          core::read_cases_file(bad_json);
+        }).find(bad_json.string() + ":2: invalid JSON") == 0);
   const auto missing = write(dir, "b.jsonl", "{\"id\": \"a\", \"db\": \"x\", \"gold\": \"G\"}\n");
-  CHECK(test::usage_error_of([&] { core::read_cases_file(missing); }) == missing.string() + ":1: missing field 'pred'");
+  CHECK(test::usage_error_of([&] { core::read_cases_file(missing); }) ==
+        missing.string() + ":1: missing field 'pred'");
   const auto typed = write(dir, "c.jsonl", "{\"id\": \"a\", \"db\": \"x\", \"gold\": 3, \"pred\": \"P\"}\n");
-  CHECK(test::usage_error_of([&] { core::read_cases_file(typed); }) == typed.string() + ":1: field 'gold' must be a string");
+  CHECK(test::usage_error_of([&] { core::read_cases_file(typed); }) ==
+        typed.string() + ":1: field 'gold' must be a string");
   const auto dup = write(dir, "d.jsonl",
                          "{\"id\": \"a\", \"db\": \"x\", \"gold\": \"G\", \"pred\": \"P\"}\n"
                          "{\"id\": \"a\", \"db\": \"x\", \"gold\": \"G\", \"pred\": \"P\"}\n");
-  CHECK(test::usage_error_of([&] { core::read_cases_file(dup); }) == dup.string() + ":2: duplicate id 'a' (first on line 1)");
-  CHECK(test::usage_error_of([&] { core::read_cases_file(dir.path() / "none.jsonl"); }).find("cannot be read") != std::string::npos);
+  CHECK(test::usage_error_of([&] { core::read_cases_file(dup); }) ==
+        dup.string() + ":2: duplicate id 'a' (first on line 1)");
+  CHECK(test::usage_error_of([&] {
+          core::read_cases_file(dir.path() / "none.jsonl");
+        }).find("cannot be read") != std::string::npos);
 }
 
 TEST_CASE("spider files: gold and predictions aligned, trailing db_id, tabs inside SQL, CSV") {
   test::temp_dir dir;
-  const auto gold = write(dir, "gold.sql", "SELECT a FROM t\tdb1\nSELECT b FROM u\tdb2\r\nSELECT\tc FROM v\tdb1\n");
+  const auto gold =
+      write(dir, "gold.sql", "SELECT a FROM t\tdb1\nSELECT b FROM u\tdb2\r\nSELECT\tc FROM v\tdb1\n");
   const auto pred = write(dir, "sys-x.sql", "SELECT a FROM t\tdb1\nSELECT 'tab\there' FROM u\nSELECT c\n");
-  const auto examples = core::read_spider_files({gold, pred, dir.path() / "dbs", std::nullopt, core::prediction_tabs::keep});
+  const auto examples =
+      core::read_spider_files({gold, pred, dir.path() / "dbs", std::nullopt, core::prediction_tabs::keep});
   REQUIRE(examples.size() == 3);
   CHECK(examples[0].id == "sys-x:0");
   CHECK(examples[0].pred == "SELECT a FROM t");
@@ -95,8 +106,9 @@ TEST_CASE("spider files: gold and predictions aligned, trailing db_id, tabs insi
   CHECK(partial[2].item == "2");
   CHECK(partial[0].difficulty == "easy");
   const auto bad_gold = write(dir, "bad_gold.sql", "SELECT 1\n");
-  CHECK(test::usage_error_of([&] { core::read_spider_files({bad_gold, short_pred, dir.path(), std::nullopt}); }) ==
-        bad_gold.string() + ":1: expected 'SQL<TAB>db_id' (Spider's gold format)");
+  CHECK(test::usage_error_of([&] {
+          core::read_spider_files({bad_gold, short_pred, dir.path(), std::nullopt});
+        }) == bad_gold.string() + ":1: expected 'SQL<TAB>db_id' (Spider's gold format)");
 }
 
 TEST_CASE("CSV: quotes, doubled quotes, embedded newlines, unterminated field") {
@@ -106,5 +118,6 @@ TEST_CASE("CSV: quotes, doubled quotes, embedded newlines, unterminated field") 
   CHECK(rows[1].fields[1] == "he said \"hi\"");
   CHECK(rows[2].fields[0] == "multi\nline");
   CHECK(rows[2].line == 3);
-  CHECK(test::usage_error_of([] { core::parse_csv("a\n\"open", "t.csv"); }) == "t.csv:2: quoted field is never closed");
+  CHECK(test::usage_error_of([] { core::parse_csv("a\n\"open", "t.csv"); }) ==
+        "t.csv:2: quoted field is never closed");
 }

@@ -22,15 +22,43 @@ std::string written(double d) {
   return out;
 }
 
-std::string nlohmann_text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+std::string nlohmann_text(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 }  // namespace
 
 TEST_CASE("json_writer prints doubles as nlohmann does") {
-  const double cases[] = {0.0, -0.0, 1.0, -1.0, 0.5, 1.0 / 3.0, 2.0 / 3.0, 0.1, 0.25, 123.456, 1e15, 1e16, 9.99e14,
-                          123456789012345.0, 1234567890123456.0, 1e-4, 1e-5, 0.00012, 0.000012, 1.5e20, 1e100, 5e-324,
-                          std::numeric_limits<double>::max(), std::numeric_limits<double>::min(), 0.017, 1234.5,
-                          100.0, 3.14159, 1e21, 12345678.9};
+  const double cases[] = {0.0,
+                          -0.0,
+                          1.0,
+                          -1.0,
+                          0.5,
+                          1.0 / 3.0,
+                          2.0 / 3.0,
+                          0.1,
+                          0.25,
+                          123.456,
+                          1e15,
+                          1e16,
+                          9.99e14,
+                          123456789012345.0,
+                          1234567890123456.0,
+                          1e-4,
+                          1e-5,
+                          0.00012,
+                          0.000012,
+                          1.5e20,
+                          1e100,
+                          5e-324,
+                          std::numeric_limits<double>::max(),
+                          std::numeric_limits<double>::min(),
+                          0.017,
+                          1234.5,
+                          100.0,
+                          3.14159,
+                          1e21,
+                          12345678.9};
   for (const double d : cases) {
     CAPTURE(d);
     CHECK(written(d) == nlohmann_text(d));
@@ -52,7 +80,8 @@ TEST_CASE("json_writer prints doubles as nlohmann does") {
       std::memcpy(&d, &bits, sizeof d);
       if (!std::isfinite(d)) continue;
     } else {
-      d = static_cast<double>(rng() % 1000000) / static_cast<double>(1 + rng() % 1000);  // metric-like fractions
+      d = static_cast<double>(rng() % 1000000) /
+          static_cast<double>(1 + rng() % 1000);  // metric-like fractions
     }
     const std::string w = written(d);
     CAPTURE(d);
@@ -68,9 +97,16 @@ TEST_CASE("json_writer prints doubles as nlohmann does") {
 }
 
 TEST_CASE("json_writer escapes strings as nlohmann does, invalid UTF-8 replaced") {
-  const std::string cases[] = {"", "plain text", "quote \" and backslash \\", "tab\tnew\nline\r", std::string("nul\0x", 5),
-                               "\x01\x1f\x7f", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "bad \xff\xfe bytes",
-                               "truncated \xe2\x82", "ends with \xc3"};
+  const std::string cases[] = {"",
+                               "plain text",
+                               "quote \" and backslash \\",
+                               "tab\tnew\nline\r",
+                               std::string("nul\0x", 5),
+                               "\x01\x1f\x7f",
+                               "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+                               "bad \xff\xfe bytes",
+                               "truncated \xe2\x82",
+                               "ends with \xc3"};
   for (const std::string& s : cases) {
     std::string out;
     core::append_json_string(out, s);
@@ -100,12 +136,16 @@ TEST_CASE("a record written directly equals the same record built as a document"
   r.scores.extra.push_back({"z", nullptr});
   std::string line;
   core::append_record_json(line, r, true);
-  CHECK(line ==
-        "{\"id\":\"sys:12\",\"db_id\":\"concert_singer\",\"system\":\"sys\",\"difficulty\":null,\"technique\":"
-        "\"exact_column_and_partial_cell\",\"penalize_extra_pred_cols\":true,\"status\":\"pred_error\",\"EX\":0,"
-        "\"EXP\":0.6666666666666666,\"EXR\":0.5,\"F1\":0.5714285714285714,\"error\":\"near \\\"FROM\\\": syntax error "
-        "\xef\xbf\xbd\",\"gold_ms\":0.012,\"pred_ms\":null,\"order_matters\":true,\"note\":\"x\",\"n\":3,\"w\":0.25,"
-        "\"z\":null}");
+  CHECK(
+      line ==
+      "{\"id\":\"sys:12\",\"db_id\":\"concert_singer\",\"system\":\"sys\",\"difficulty\":null,\"technique\":"
+      "\"exact_column_and_partial_cell\",\"penalize_extra_pred_cols\":true,\"status\":\"pred_error\",\"EX\":"
+      "0,"
+      "\"EXP\":0.6666666666666666,\"EXR\":0.5,\"F1\":0.5714285714285714,\"error\":\"near \\\"FROM\\\": "
+      "syntax error "
+      "\xef\xbf\xbd\",\"gold_ms\":0.012,\"pred_ms\":null,\"order_matters\":true,\"note\":\"x\",\"n\":3,\"w\":"
+      "0.25,"
+      "\"z\":null}");
   CHECK(core::dump_json(core::record_to_json(r, true)) == line);
   core::record back;
   REQUIRE(core::record_from_json(nlohmann::json::parse(line), back));

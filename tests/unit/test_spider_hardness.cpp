@@ -14,9 +14,10 @@ using sqlmorph::core::spider_hardness;
 TEST_CASE("difficulty of hand-picked queries follows eval_hardness") {
   CHECK(spider_hardness("SELECT count(*) FROM singer") == "easy");
   CHECK(spider_hardness("SELECT name FROM singer WHERE age > 20") == "easy");
-  CHECK(spider_hardness("SELECT name, country FROM singer") == "medium");                      // two select columns
-  CHECK(spider_hardness("SELECT name FROM singer ORDER BY age DESC LIMIT 1") == "medium");     // order + limit
-  CHECK(spider_hardness("SELECT T2.name FROM a AS T1 JOIN b AS T2 ON T1.id = T2.id WHERE T1.x = 1") == "medium");
+  CHECK(spider_hardness("SELECT name, country FROM singer") == "medium");  // two select columns
+  CHECK(spider_hardness("SELECT name FROM singer ORDER BY age DESC LIMIT 1") == "medium");  // order + limit
+  CHECK(spider_hardness("SELECT T2.name FROM a AS T1 JOIN b AS T2 ON T1.id = T2.id WHERE T1.x = 1") ==
+        "medium");
   CHECK(spider_hardness("SELECT name FROM singer WHERE age > (SELECT avg(age) FROM singer)") == "hard");
   CHECK(spider_hardness("SELECT name FROM a INTERSECT SELECT name FROM b") == "hard");
   CHECK(spider_hardness("SELECT T1.a, count(*) FROM x AS T1 JOIN y AS T2 ON T1.k = T2.k GROUP BY T1.a "

@@ -40,8 +40,10 @@ TEST_CASE("tokens concatenate back to the input, whatever it holds") {
 }
 
 TEST_CASE("words, strings, quoted names and comments are told apart") {
-  CHECK(words("SELECT 'distinct' , \"distinct\", DISTINCT -- distinct\n") == std::vector<std::string>{"SELECT", "DISTINCT"});
-  CHECK(words("count(distinct t.distinct_x)") == std::vector<std::string>{"count", "distinct", "t", "distinct_x"});
+  CHECK(words("SELECT 'distinct' , \"distinct\", DISTINCT -- distinct\n") ==
+        std::vector<std::string>{"SELECT", "DISTINCT"});
+  CHECK(words("count(distinct t.distinct_x)") ==
+        std::vector<std::string>{"count", "distinct", "t", "distinct_x"});
   const auto tokens = lex_sql("a>=b");
   REQUIRE(tokens.size() == 3);
   CHECK(tokens[1].kind == sql_token_kind::op);

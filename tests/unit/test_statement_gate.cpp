@@ -7,9 +7,10 @@
 using sqlmorph::check_read_only_statement;
 
 TEST_CASE("the statement gate accepts one reading statement, a trailing semicolon and comments allowed") {
-  for (const char* sql : {"SELECT 1", "select 1;", "SELECT 1 ;  -- done\n", "SELECT 1; ;", "WITH t AS (SELECT 1) SELECT * FROM t",
-                          "VALUES (1), (2)", "TABLE singer", "(SELECT 1) UNION (SELECT 2)", "  /* c */ SELECT ';' AS x",
-                          "SELECT $$;$$", "SELECT \"a;b\" FROM t", "SELECT 1 -- ; DROP TABLE t"}) {
+  for (const char* sql : {"SELECT 1", "select 1;", "SELECT 1 ;  -- done\n", "SELECT 1; ;",
+                          "WITH t AS (SELECT 1) SELECT * FROM t", "VALUES (1), (2)", "TABLE singer",
+                          "(SELECT 1) UNION (SELECT 2)", "  /* c */ SELECT ';' AS x", "SELECT $$;$$",
+                          "SELECT \"a;b\" FROM t", "SELECT 1 -- ; DROP TABLE t"}) {
     CAPTURE(sql);
     const auto c = check_read_only_statement(sql);
     CHECK(c.ok);

@@ -13,7 +13,9 @@
 using sqlmorph::value;
 
 namespace {
-double bits_to_double(std::uint64_t bits) { return std::bit_cast<double>(bits); }
+double bits_to_double(std::uint64_t bits) {
+  return std::bit_cast<double>(bits);
+}
 }  // namespace
 
 TEST_CASE("reference equality follows Python's == on values read from SQLite") {
@@ -27,8 +29,10 @@ TEST_CASE("reference equality follows Python's == on values read from SQLite") {
   // Exact: 2^53 + 1 is not the double 2^53.
   CHECK_FALSE(reference_equal(value::integer(9007199254740993LL), value::real(9007199254740992.0)));
   CHECK(reference_equal(value::integer(9007199254740992LL), value::real(9007199254740992.0)));
-  CHECK_FALSE(reference_equal(value::integer(std::numeric_limits<std::int64_t>::max()), value::real(9223372036854775808.0)));
-  CHECK(reference_equal(value::integer(std::numeric_limits<std::int64_t>::min()), value::real(-9223372036854775808.0)));
+  CHECK_FALSE(reference_equal(value::integer(std::numeric_limits<std::int64_t>::max()),
+                              value::real(9223372036854775808.0)));
+  CHECK(reference_equal(value::integer(std::numeric_limits<std::int64_t>::min()),
+                        value::real(-9223372036854775808.0)));
   CHECK(reference_equal(value::real(0.0), value::real(-0.0)));
   CHECK(reference_equal(value::integer(0), value::real(-0.0)));
   CHECK_FALSE(reference_equal(value::real(NAN), value::real(NAN)));

@@ -14,7 +14,7 @@
 namespace {
 
 class folded_names final : public sqlmorph::column_matcher {
-public:
+ public:
   // Options arrive validated, with defaults filled in.
   explicit folded_names(const sqlmorph::option_values& options) : trim_(options.get_bool("trim")) {}
 
@@ -23,7 +23,7 @@ public:
     return sqlmorph::column_alignment::mode::paired;
   }
 
-protected:
+ protected:
   // Called concurrently by several workers: no mutable state.
   sqlmorph::column_alignment do_align_(const sqlmorph::match_input& in) const override {
     std::map<std::string, std::size_t> gold;  // folded name -> last position, like exact_names
@@ -37,7 +37,7 @@ protected:
     return out;
   }
 
-private:
+ private:
   std::string fold(std::string name) const {
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -62,6 +62,6 @@ const sqlmorph_option_v1 folded_names_options[] = {
 
 // The library's manifest: name, version, then one entry per component.
 SQLMORPH_PLUGIN_LIBRARY("columns_folded", "1.0.0",
-                        sqlmorph::plugin::component<folded_names>("folded_names", "1.0.0",
-                                                                  "columns whose names are equal ignoring case",
-                                                                  folded_names_options))
+                        sqlmorph::plugin::component<folded_names>(
+                            "folded_names", "1.0.0", "columns whose names are equal ignoring case",
+                            folded_names_options))

@@ -4,14 +4,15 @@
 
 namespace {
 class sloppy final : public sqlmorph::cell_matcher {
-public:
+ public:
   explicit sloppy(const sqlmorph::option_values&) {}
 
-protected:
+ protected:
   double do_similarity_(const sqlmorph::value&, const sqlmorph::value&) const override { return 0; }
 };
 const sqlmorph_option_v1 options[] = {{"tolerance", "float", "0.1", "float is not a type; double is"}};
 }  // namespace
 
 SQLMORPH_PLUGIN_LIBRARY("bad_declaration", "1.0.0",
-                        sqlmorph::plugin::component<sloppy>("sloppy", "1.0.0", "declares a bad option", options))
+                        sqlmorph::plugin::component<sloppy>("sloppy", "1.0.0", "declares a bad option",
+                                                            options))

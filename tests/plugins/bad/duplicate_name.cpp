@@ -4,12 +4,13 @@
 
 namespace {
 class impostor final : public sqlmorph::row_matcher {
-public:
+ public:
   explicit impostor(const sqlmorph::option_values&) {}
   bool accepts(sqlmorph::column_alignment::mode) const noexcept override { return true; }
 
-protected:
-  sqlmorph::row_match do_match_(const sqlmorph::match_input&, const sqlmorph::column_alignment&) const override {
+ protected:
+  sqlmorph::row_match do_match_(const sqlmorph::match_input&,
+                                const sqlmorph::column_alignment&) const override {
     return {};
   }
 };

@@ -18,7 +18,7 @@ std::string lower(std::string_view s) {
 }
 
 class case_insensitive final : public sqlmorph::cell_matcher {
-public:
+ public:
   explicit case_insensitive(const sqlmorph::option_values&) {}
   bool is_equivalence() const noexcept override { return true; }
   std::uint64_t equivalence_hash(const sqlmorph::value& v) const noexcept override {
@@ -26,7 +26,7 @@ public:
     return sqlmorph::reference_hash(v);
   }
 
-protected:
+ protected:
   double do_similarity_(const sqlmorph::value& g, const sqlmorph::value& p) const override {
     if (g.kind() == sqlmorph::value_kind::text && p.kind() == sqlmorph::value_kind::text) {
       return lower(g.bytes()) == lower(p.bytes()) ? 1.0 : 0.0;
@@ -36,22 +36,24 @@ protected:
 };
 
 class numeric_tolerance final : public sqlmorph::cell_matcher {
-public:
+ public:
   explicit numeric_tolerance(const sqlmorph::option_values& o) : tolerance_(o.get_double("tolerance")) {
     if (tolerance_ < 0) throw std::invalid_argument("tolerance must be >= 0");
   }
 
-protected:
+ protected:
   double do_similarity_(const sqlmorph::value& g, const sqlmorph::value& p) const override {
-    if (g.is_number() && p.is_number()) return std::fabs(g.as_double() - p.as_double()) <= tolerance_ ? 1.0 : 0.0;
+    if (g.is_number() && p.is_number())
+      return std::fabs(g.as_double() - p.as_double()) <= tolerance_ ? 1.0 : 0.0;
     return sqlmorph::reference_equal(g, p) ? 1.0 : 0.0;
   }
 
-private:
+ private:
   double tolerance_;
 };
 
-const sqlmorph_option_v1 tolerance_options[] = {{"tolerance", "double", "0.01", "largest difference still equal"}};
+const sqlmorph_option_v1 tolerance_options[] = {
+    {"tolerance", "double", "0.01", "largest difference still equal"}};
 
 }  // namespace
 
