@@ -20,6 +20,7 @@ scores zero_scores(const metric_set& m) {
   if (m.exp) s.exp = 0.0;
   if (m.exr) s.exr = 0.0;
   if (m.f1) s.f1 = 0.0;
+  s.extra = m.failure_extra;
   return s;
 }
 

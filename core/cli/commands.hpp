@@ -23,6 +23,8 @@ struct global_options {
 struct run_options {
   std::string techniques = "all";
   std::string penalize = "true";
+  /// The official Spider --plug_value for the techniques that have it.
+  bool plug_value = false;
   std::optional<double> timeout;
   std::optional<double> gold_timeout;
   std::optional<double> pred_timeout;

@@ -40,8 +40,9 @@ int run_compare(const global_options& g, const compare_options& o) {
   apply_logging(g);
   const auto env = environment::load(g.config_file);
   env->use_embedding_cache(o.run.embedding_cache, o.run.no_embedding_cache, env->config().run.cache_dir);
-  const auto techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
-                                                     parse_penalize_choice(o.run.penalize), env->registry());
+  const auto techniques =
+      env->techniques().assemble(split_technique_list(o.run.techniques),
+                                 parse_penalize_choice(o.run.penalize), env->registry(), o.run.plug_value);
   const run_limits limits = limits_from(env->config(), o.run);
   query_runner runner(limits.gold, limits.pred);
   example_evaluator evaluator(runner, techniques, env->routes(route_choice_from(o.run)));

@@ -13,6 +13,10 @@ void add_run_options(CLI::App& cmd, run_options& o) {
                  "count every predicted cell in precision (true), only aligned ones (false), or report both")
       ->check(CLI::IsMember({"true", "false", "both"}))
       ->capture_default_str();
+  cmd.add_flag(
+      "--plug-value", o.plug_value,
+      "also try the gold query's values plugged into the prediction's value slots, every way, "
+      "correct if any is (the official Spider --plug_value; spider_official_exec, spider_test_suite)");
   cmd.add_option("--timeout", o.timeout,
                  "seconds allowed per query (default: [run] timeout in sqlmorph.toml, 30; 0: none)")
       ->check(CLI::NonNegativeNumber);

@@ -1,6 +1,8 @@
 #pragma once
 // Scores one example under every technique variant of a run: rewrites and executes each distinct
-// query once, normalizes each result once per normalizer chain, matches rows once per matcher pair.
+// query once, normalizes each result once per normalizer chain, matches rows once per matcher pair
+// (example_run.hpp); techniques over database variants or alternative predictions go through
+// variant_suite.hpp.
 
 #include <memory>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "eval/example.hpp"
 #include "eval/query_executor.hpp"
 #include "eval/record.hpp"
+#include "eval/variant_suite.hpp"
 #include "techniques/technique.hpp"
 
 namespace sqlmorph::core {
@@ -28,6 +31,7 @@ class example_evaluator {
   query_executor& queries_;
   std::vector<std::shared_ptr<const technique>> techniques_;
   std::shared_ptr<const backend_routes> routes_;
+  variant_folders variants_;  // the test-suite folders listed so far
 };
 
 }  // namespace sqlmorph::core

@@ -1,5 +1,7 @@
 #include "eval/query_runner.hpp"
 
+#include <chrono>
+
 #include <spdlog/spdlog.h>
 
 namespace sqlmorph::core {
@@ -16,6 +18,54 @@ void query_runner::cancel_all() noexcept {
 
 std::shared_ptr<const query_outcome> query_runner::execute(const query_target& where, std::string_view sql,
                                                            query_role role) {
+  return std::make_shared<const query_outcome>(run_(where, sql, limits(role)));
+}
+
+timed_runs query_runner::repeat(const query_target& gold_where, std::string_view gold_sql,
+                                const query_target& pred_where, std::string_view pred_sql,
+                                std::size_t iterations) {
+  using clock = std::chrono::steady_clock;
+  timed_runs out;
+  // BIRD gives the whole repetition meta_time_out * iterate_num: the per-query limit, that many times.
+  const double budget =
+      pred_limits_.timeout_seconds > 0 ? pred_limits_.timeout_seconds * static_cast<double>(iterations) : 0.0;
+  const auto start = clock::now();
+  for (std::size_t i = 0; i < iterations; ++i) {
+    for (const query_role role : {query_role::pred, query_role::gold}) {
+      exec_limits l = limits(role);
+      if (budget > 0) {
+        const double left = budget - std::chrono::duration<double>(clock::now() - start).count();
+        if (left <= 0) {
+          out.status = query_status::timeout;
+          out.failed = role;
+          out.message = "the timed repetition ran out of its time limit (" + std::to_string(iterations) +
+                        " x " + std::to_string(pred_limits_.timeout_seconds) + " s) after " +
+                        std::to_string(i) + " iterations";
+          return out;
+        }
+        l.timeout_seconds = left;
+      }
+      const query_outcome o = run_(role == query_role::gold ? gold_where : pred_where,
+                                   role == query_role::gold ? gold_sql : pred_sql, l);
+      if (!o.ok() || o.rows.truncated()) {
+        out.status = o.ok() ? query_status::error : o.status;
+        out.failed = role;
+        out.message = std::string(role == query_role::gold ? "gold" : "pred") +
+                      " query failed while timed (iteration " + std::to_string(i + 1) +
+                      "): " + (o.ok() ? "result truncated" : o.message);
+        if (o.status == query_status::timeout)
+          out.message += " (the repetition's time limit is " + std::to_string(iterations) + " x " +
+                         std::to_string(pred_limits_.timeout_seconds) + " s)";
+        return out;
+      }
+      (role == query_role::gold ? out.gold_ms : out.pred_ms).push_back(o.elapsed_ms);
+    }
+  }
+  return out;
+}
+
+query_outcome query_runner::run_(const query_target& where, std::string_view sql,
+                                 const exec_limits& run_limits) {
   std::unique_lock lock(open_mutex_);
   auto it = open_.begin();
   for (; it != open_.end(); ++it) {
@@ -25,7 +75,7 @@ std::shared_ptr<const query_outcome> query_runner::execute(const query_target& w
     connect_outcome c = where.backend->engine->connect(where.target);
     if (!c.conn) {
       if (c.status == query_status::ok) c.status = query_status::backend_error;
-      return std::make_shared<const query_outcome>(query_outcome::failure(c.status, std::move(c.message)));
+      return query_outcome::failure(c.status, std::move(c.message));
     }
     open_.push_front({where.backend, where.target, std::move(c.conn)});
     if (open_.size() > max_open_) open_.pop_back();
@@ -34,12 +84,12 @@ std::shared_ptr<const query_outcome> query_runner::execute(const query_target& w
   }
   connection* conn = open_.front().conn.get();
   lock.unlock();  // cancel_all() may interrupt the statement while it runs
-  auto outcome = std::make_shared<query_outcome>(conn->execute(sql, limits(role)));
+  query_outcome outcome = conn->execute(sql, run_limits);
   lock.lock();
-  if (outcome->status == query_status::backend_error) {
+  if (outcome.status == query_status::backend_error) {
     // The connection may be unusable; the next query on this database connects again.
     spdlog::debug("dropping connection to {} ({}) after a backend error: {}", where.target,
-                  where.backend->name, outcome->message);
+                  where.backend->name, outcome.message);
     std::erase_if(open_, [&](const open_connection& c) { return c.conn.get() == conn; });
   }
   return outcome;

@@ -27,6 +27,10 @@ class query_runner final : public query_executor {
   std::shared_ptr<const query_outcome> execute(const query_target& where, std::string_view sql,
                                                query_role role) override;
 
+  /// Executes both queries `iterations` times over, uncached, on this runner's connections.
+  timed_runs repeat(const query_target& gold_where, std::string_view gold_sql, const query_target& pred_where,
+                    std::string_view pred_sql, std::size_t iterations) override;
+
   const exec_limits& limits(query_role role) const noexcept {
     return role == query_role::gold ? gold_limits_ : pred_limits_;
   }
@@ -40,6 +44,8 @@ class query_runner final : public query_executor {
     std::string target;
     std::unique_ptr<connection> conn;
   };
+  query_outcome run_(const query_target& where, std::string_view sql, const exec_limits& run_limits);
+
   exec_limits gold_limits_;
   exec_limits pred_limits_;
   std::size_t max_open_;

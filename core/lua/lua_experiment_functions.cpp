@@ -180,11 +180,11 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 }
 
 // sqlmorph.evaluate{ examples = E or {E1, E2}, techniques = "all" or {...}, penalize = "true"|"false"|"both",
-//                    timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N, jobs = N,
-//                    backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id = NAME },
-//                    backends = { NAME, ... } (each example on each, systems SYSTEM@NAME),
-//                    out = DIR, resume = bool, cache = DIR, progress = "none"|"auto"|"bar"|"lines",
-//                    on_script_error = "mark"|"abort", judges = "a,b" | { NAME, sqlmorph.judges.X{...}, ... }
+//                    plug_value = bool, timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N, jobs =
+//                    N, backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id = NAME
+//                    }, backends = { NAME, ... } (each example on each, systems SYSTEM@NAME), out = DIR,
+//                    resume = bool, cache = DIR, progress = "none"|"auto"|"bar"|"lines", on_script_error =
+//                    "mark"|"abort", judges = "a,b" | { NAME, sqlmorph.judges.X{...}, ... }
 //                    }
 int evaluate(lua_State* L, lua_module_context& ctx) {
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -233,6 +233,11 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     penalize = lua_toboolean(L, -1) ? "true" : "false";
   else if (lua_type(L, -1) == LUA_TSTRING)
     penalize = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "plug_value");
+  if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+    throw usage_error("sqlmorph.evaluate: 'plug_value' must be a boolean (the official Spider --plug_value)");
+  const bool plug_value = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
 
   evaluation_settings settings;
@@ -305,7 +310,8 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   lua_pop(L, 1);
   if (!side_by_side.empty()) examples = examples_on_each_backend(examples, side_by_side);
   settings.routes = backend_routes::make(*ctx.config, *ctx.registry, routes, side_by_side);
-  settings.techniques = ctx.catalog->assemble(techniques, parse_penalize_choice(penalize), *ctx.registry);
+  settings.techniques =
+      ctx.catalog->assemble(techniques, parse_penalize_choice(penalize), *ctx.registry, plug_value);
   settings.judges = judges_field(L, 1, ctx);
   settings.on_script_error =
       parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(ctx.config->lua.on_error));

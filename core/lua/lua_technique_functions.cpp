@@ -20,9 +20,11 @@ struct namespace_kind {
   const char* kind;
 };
 constexpr namespace_kind namespaces[] = {
-    {"columns", "column_matcher"}, {"rows", "row_matcher"},       {"cells", "cell_matcher"},
-    {"scorers", "scorer"},         {"normalizers", "normalizer"}, {"rewriters", "sql_rewriter"},
-    {"backends", "backend"},       {"embedders", "embedder"},     {"judges", "judge"},
+    {"columns", "column_matcher"}, {"rows", "row_matcher"},
+    {"cells", "cell_matcher"},     {"scorers", "scorer"},
+    {"normalizers", "normalizer"}, {"rewriters", "sql_rewriter"},
+    {"backends", "backend"},       {"embedders", "embedder"},
+    {"judges", "judge"},           {"candidates", "sql_candidates"},
 };
 
 const char* namespace_of(const std::string& kind) {
@@ -242,17 +244,20 @@ std::vector<component_spec> spec_list(lua_State* L, int table, const char* field
   return out;
 }
 
-// sqlmorph.technique{ name, description, rewriters, normalize, columns, rows, scorer }
+// sqlmorph.technique{ name, description, rewriters, databases, candidates, normalize, columns, rows,
+// scorer }
 int technique_declaration(lua_State* L, lua_module_context& ctx) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  static const std::set<std::string> fields = {"name",        "description", "rewriters", "normalize",
-                                               "normalizers", "columns",     "rows",      "scorer"};
+  static const std::set<std::string> fields = {"name",       "description", "rewriters",   "databases",
+                                               "candidates", "normalize",   "normalizers", "columns",
+                                               "rows",       "scorer",      "opt_in"};
   lua_pushnil(L);
   while (lua_next(L, 1) != 0) {
     const std::string key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
     if (!fields.count(key)) {
       throw usage_error("sqlmorph.technique: unknown field '" + key +
-                        "' (fields: name, description, rewriters, normalize, columns, rows, scorer)");
+                        "' (fields: name, description, rewriters, databases, candidates, normalize, columns, "
+                        "rows, scorer, opt_in)");
     }
     lua_pop(L, 1);
   }
@@ -263,6 +268,25 @@ int technique_declaration(lua_State* L, lua_module_context& ctx) {
   spec.origin = caller_origin(L);
   const std::string who = "technique '" + spec.name + "'";
   spec.rewriters = spec_list(L, 1, "rewriters", "sql_rewriter", ctx);
+  lua_getfield(L, 1, "databases");
+  const bool databases_given = !lua_isnil(L, -1);
+  const std::string databases = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+  lua_pop(L, 1);
+  if (databases == "variants") {
+    spec.databases = database_scope::variants;
+  } else if (databases_given && databases != "example") {
+    throw usage_error(who + ": 'databases' must be \"example\" (the default) or \"variants\", not '" +
+                      databases + "'");
+  }
+  lua_getfield(L, 1, "opt_in");
+  if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+    throw usage_error(who +
+                      ": 'opt_in' must be a boolean (true: run only when named, not as part of \"all\")");
+  spec.opt_in = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "candidates");
+  if (!lua_isnil(L, -1)) spec.candidates = spec_of(L, -1, "sql_candidates", who + ": 'candidates'", ctx);
+  lua_pop(L, 1);
   spec.normalizers = spec_list(L, 1, "normalize", "normalizer", ctx);
   for (auto& n : spec_list(L, 1, "normalizers", "normalizer", ctx)) spec.normalizers.push_back(std::move(n));
   const auto required = [&](const char* field, const char* kind) {

@@ -79,9 +79,9 @@ const option_decl* component_info::find_option(std::string_view option) const {
 }
 
 const std::vector<std::string>& known_component_kinds() {
-  static const std::vector<std::string> kinds = {"backend",      "column_matcher", "row_matcher",
-                                                 "cell_matcher", "scorer",         "normalizer",
-                                                 "sql_rewriter", "embedder",       "judge"};
+  static const std::vector<std::string> kinds = {"backend", "column_matcher", "row_matcher",  "cell_matcher",
+                                                 "scorer",  "normalizer",     "sql_rewriter", "embedder",
+                                                 "judge",   "sql_candidates"};
   return kinds;
 }
 

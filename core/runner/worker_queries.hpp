@@ -17,6 +17,11 @@ class worker_queries final : public query_executor {
 
   std::shared_ptr<const query_outcome> execute(const query_target& where, std::string_view sql,
                                                query_role role) override;
+  /// Timed repetitions are never cached: they run on this worker's connections.
+  timed_runs repeat(const query_target& gold_where, std::string_view gold_sql, const query_target& pred_where,
+                    std::string_view pred_sql, std::size_t iterations) override {
+    return runner_.repeat(gold_where, gold_sql, pred_where, pred_sql, iterations);
+  }
 
   /// Interrupts what this worker is executing (from another thread).
   void cancel() noexcept { runner_.cancel_all(); }

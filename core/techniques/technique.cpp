@@ -48,14 +48,19 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
     t->columns_ = registry.create<column_matcher>(spec.columns);
     t->rows_ = registry.create<row_matcher>(spec.rows);
     t->scorer_ = registry.create<scorer>(spec.scorer);
+    if (spec.candidates) {
+      t->candidates_ = registry.create<sql_candidates>(*spec.candidates);
+      t->rewriter_key_ +=
+          "candidates:" + registry.instance_key(sql_candidates::kind_name, *spec.candidates) + "|";
+    }
     t->matcher_key_ = registry.instance_key(column_matcher::kind_name, spec.columns) + "|" +
                       registry.instance_key(row_matcher::kind_name, spec.rows);
   } catch (const usage_error& e) {
     throw usage_error(who + ": " + e.what());
   }
   const std::string scorer_key = registry.instance_key(scorer::kind_name, spec.scorer);
-  t->identity_ = spec.name + "|" + t->rewriter_key_ + "|" + t->normalizer_key_ + "|" + t->matcher_key_ + "|" +
-                 scorer_key;
+  t->identity_ = spec.name + "|" + (spec.databases == database_scope::variants ? "variants|" : "") +
+                 t->rewriter_key_ + "|" + t->normalizer_key_ + "|" + t->matcher_key_ + "|" + scorer_key;
   t->matcher_id_ = intern_key("matchers:" + t->matcher_key_);
   const std::string early_key = t->scorer_->early_decision_key();
   t->early_id_ =
@@ -65,6 +70,15 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
     throw usage_error(who + ": row matcher '" + spec.rows.name + "' does not accept the '" +
                       std::string(alignment_mode_name(mode)) + "' alignments of column matcher '" +
                       spec.columns.name + "'");
+  }
+  if (t->is_suite()) {
+    const metric_set m = t->scorer_->metrics();
+    if (m.exp || m.exr || m.f1) {
+      throw usage_error(who +
+                        ": running over database variants or trying alternative predictions needs a "
+                        "scorer whose only metric is EX (a verdict), and '" +
+                        spec.scorer.name + "' also defines EXP/EXR/F1");
+    }
   }
   if (const component_info* info = registry.find(scorer::kind_name, spec.scorer.name);
       info != nullptr && info->find_option(penalize_option) != nullptr) {

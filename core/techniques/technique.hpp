@@ -14,6 +14,7 @@
 #include <sqlmorph/normalizer.hpp>
 #include <sqlmorph/row_matcher.hpp>
 #include <sqlmorph/scorer.hpp>
+#include <sqlmorph/sql_candidates.hpp>
 #include <sqlmorph/sql_rewriter.hpp>
 
 #include "plugins/component_registry.hpp"
@@ -62,6 +63,11 @@ class technique {
 
   const std::vector<std::shared_ptr<const sql_rewriter>>& rewriters() const noexcept { return rewriters_; }
   const std::vector<std::shared_ptr<const normalizer>>& normalizers() const noexcept { return normalizers_; }
+  database_scope databases() const noexcept { return spec_.databases; }
+  /// The candidates component, or null when only the prediction itself is tried.
+  const sql_candidates* candidates() const noexcept { return candidates_.get(); }
+  /// Runs over database variants or tries alternatives: the example evaluator loops over both.
+  bool is_suite() const noexcept { return spec_.databases == database_scope::variants || candidates_; }
   /// Identify the rewriter and normalizer chains: equal keys mean the same queries are executed and
   /// the same normalized results are matched.
   const std::string& rewriter_key() const noexcept { return rewriter_key_; }
@@ -81,6 +87,7 @@ class technique {
   std::shared_ptr<const column_matcher> columns_;
   std::shared_ptr<const row_matcher> rows_;
   std::shared_ptr<const scorer> scorer_;
+  std::shared_ptr<const sql_candidates> candidates_;
   std::string rewriter_key_;
   std::string normalizer_key_;
   std::string matcher_key_;

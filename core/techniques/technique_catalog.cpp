@@ -36,18 +36,21 @@ std::vector<std::string> technique_catalog::names() const {
 }
 
 std::vector<std::shared_ptr<const technique>> technique_catalog::assemble(
-    const std::vector<std::string>& requested, penalize_choice penalize,
-    const component_registry& registry) const {
+    const std::vector<std::string>& requested, penalize_choice penalize, const component_registry& registry,
+    bool plug_value) const {
   std::vector<std::string> names;
   for (const std::string& n : requested) {
     if (n == "all") {
-      for (const std::string& all : this->names()) names.push_back(all);
+      for (const technique_spec& s : specs_) {
+        if (!s.opt_in) names.push_back(s.name);
+      }
     } else {
       names.push_back(n);
     }
   }
   std::vector<std::shared_ptr<const technique>> out;
   std::vector<std::string> done;
+  bool plugged = false;
   for (const std::string& name : names) {
     if (std::find(done.begin(), done.end(), name) != done.end()) continue;
     done.push_back(name);
@@ -57,21 +60,34 @@ std::vector<std::shared_ptr<const technique>> technique_catalog::assemble(
       for (const std::string& k : this->names()) known += (known.empty() ? "" : ", ") + k;
       throw usage_error("unknown technique '" + name + "'; known techniques: " + known);
     }
+    technique_spec chosen = *spec;
+    if (plug_value && chosen.candidates) {
+      const component_info* info = registry.find("sql_candidates", chosen.candidates->name);
+      if (info != nullptr && info->find_option(plug_value_option) != nullptr) {
+        chosen.candidates->with(plug_value_option, true);
+        plugged = true;
+      }
+    }
     const component_info* scorer_info = registry.find("scorer", spec->scorer.name);
     const bool sweeps = scorer_info != nullptr && scorer_info->find_option(penalize_option) != nullptr &&
                         !spec->scorer.options.contains(penalize_option);
     if (!sweeps) {
-      out.push_back(technique::assemble(*spec, registry));
+      out.push_back(technique::assemble(chosen, registry));
       continue;
     }
     std::vector<bool> values;
     if (penalize != penalize_choice::no) values.push_back(true);
     if (penalize != penalize_choice::yes) values.push_back(false);
     for (bool v : values) {
-      technique_spec variant = *spec;
+      technique_spec variant = chosen;
       variant.scorer.with(penalize_option, v);
       out.push_back(technique::assemble(variant, registry));
     }
+  }
+  if (plug_value && !plugged) {
+    throw usage_error(
+        "--plug-value applies to techniques that try the gold's values in the prediction "
+        "(spider_official_exec, spider_test_suite); none of the chosen techniques does");
   }
   return out;
 }

@@ -26,12 +26,16 @@ class technique_catalog {
   /// Names in declaration order.
   std::vector<std::string> names() const;
 
-  /// Assembles the variants of the named techniques ("all" = every technique), in the order given:
-  /// one per requested `penalize_extra_pred_cols` value for techniques whose scorer has that option,
-  /// one otherwise. Throws usage_error for an unknown name (listing the known ones).
+  /// Assembles the variants of the named techniques ("all" = every technique not declared opt-in),
+  /// in the order given: one per requested `penalize_extra_pred_cols` value for techniques whose
+  /// scorer has that option, one otherwise. `plug_value` turns on the `plug_value` option of the
+  /// candidates component of every technique that has one (the official Spider --plug_value);
+  /// asking for it when no requested technique has one is an error. Throws usage_error for an
+  /// unknown name (listing the known ones).
   std::vector<std::shared_ptr<const technique>> assemble(const std::vector<std::string>& requested,
                                                          penalize_choice penalize,
-                                                         const component_registry& registry) const;
+                                                         const component_registry& registry,
+                                                         bool plug_value = false) const;
 
  private:
   std::vector<technique_spec> specs_;

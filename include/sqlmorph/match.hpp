@@ -22,12 +22,17 @@
 
 namespace sqlmorph {
 
+class query_timer;
+
 /// Both results of one example, with the SQL that produced them (after any rewrites).
 struct match_input {
   const result& gold;
   const result& pred;
   std::string_view gold_sql;
   std::string_view pred_sql;
+  /// Runs the two queries again, timed (query_timer.hpp), for scorers that measure efficiency;
+  /// null where the caller cannot execute (a scorer that needs it then fails the example).
+  query_timer* timer = nullptr;
 };
 
 /// One aligned column pair: gold column index, predicted column index, similarity in [0, 1].
@@ -102,9 +107,12 @@ struct metric_set {
   bool exp = false;
   bool exr = false;
   bool f1 = false;
+  /// Extra fields an example whose query failed reports (e.g. R-VES's `reward` = 0, so that a
+  /// failure counts as 0 in the mean rather than being left out).
+  fields failure_extra = {};
 };
 
-/// All defined metrics set to 0 (the score of an example whose query failed).
+/// All defined metrics set to 0, plus `failure_extra` (the score of an example whose query failed).
 scores zero_scores(const metric_set& m);
 
 /// SQLMorph's precision/recall/F1 from counts (TECHNIQUES.md §2): both denominators 0 → all 1;

@@ -62,7 +62,7 @@ typedef struct sqlmorph_option_v1 {
 /// One component a library provides.
 typedef struct sqlmorph_component_v1 {
   /// "backend", "column_matcher", "row_matcher", "cell_matcher", "scorer", "normalizer",
-  /// "sql_rewriter", "embedder", "judge".
+  /// "sql_rewriter", "sql_candidates", "embedder", "judge".
   const char* kind;
   const char* name;
   const char* version;

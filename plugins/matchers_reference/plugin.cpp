@@ -7,6 +7,7 @@
 #include "exact_cells.hpp"
 #include "row_matchers.hpp"
 #include "scorers.hpp"
+#include "spider_plug_value.hpp"
 #include "spider_rewriters.hpp"
 
 namespace {
@@ -37,6 +38,13 @@ const sqlmorph_option_v1 cells_scorer_options[] = {{"penalize_extra_pred_cols", 
 
 const sqlmorph_option_v1 remove_distinct_options[] = {
     {"keep_distinct", "bool", "false", "leave DISTINCT in place (the official evaluator's --keep_distinct)"}};
+
+const sqlmorph_option_v1 plug_value_options[] = {
+    {"plug_value", "bool", "false",
+     "plug the gold query's values into the prediction's value slots in every possible way (the official "
+     "evaluator's --plug_value; off: only the prediction itself)"},
+    {"max_candidates", "int", "100000",
+     "most ways of plugging tried per example; an example with more is reported as a technique error"}};
 
 }  // namespace
 
@@ -86,4 +94,8 @@ SQLMORPH_PLUGIN_LIBRARY(
         "official Spider remove_distinct: first statement only, DISTINCT tokens dropped",
         remove_distinct_options),
     component<spider_curdate_year>("spider_curdate_year", "1.0.0",
-                                   "official Spider replace_cur_year: YEAR(CURDATE()) -> 2020"))
+                                   "official Spider replace_cur_year: YEAR(CURDATE()) -> 2020"),
+    component<spider_plug_value>("spider_plug_value", "1.0.0",
+                                 "official Spider get_all_preds_for_execution: the gold's values plugged "
+                                 "into the prediction's value slots (with plug_value on)",
+                                 plug_value_options))
