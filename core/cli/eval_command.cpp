@@ -11,6 +11,7 @@
 #include "datasets/spider_files.hpp"
 #include "datasets/spider_questions.hpp"
 #include "errors.hpp"
+#include "output/official_tables.hpp"
 #include "output/record_json.hpp"
 #include "runner/evaluation_runner.hpp"
 
@@ -112,8 +113,9 @@ int run_eval(const global_options& g, const eval_options& o) {
   env->use_embedding_cache(
       o.run.embedding_cache, o.run.no_embedding_cache,
       o.cache ? std::optional<std::filesystem::path>(*o.cache) : env->config().run.cache_dir);
-  settings.techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
-                                                   parse_penalize_choice(o.run.penalize), env->registry());
+  settings.techniques =
+      env->techniques().assemble(split_technique_list(o.run.techniques),
+                                 parse_penalize_choice(o.run.penalize), env->registry(), o.run.plug_value);
   settings.judges = resolve_judges(env->config(), env->registry(), o.judges);
   settings.out_dir = std::filesystem::path(o.out);
   settings.jobs = o.jobs.value_or(env->config().run.jobs);
@@ -146,6 +148,14 @@ int run_eval(const global_options& g, const eval_options& o) {
     } else if (!systems.empty()) {
       const std::string by_difficulty = outcome.summary.difficulty_table(systems.front());
       if (!by_difficulty.empty()) std::cout << "\nby difficulty:\n" << by_difficulty;
+    }
+    for (const std::string& system : systems) {
+      // The official scripts' own tables, for the techniques that reproduce them.
+      const std::string label = system.empty() ? std::string() : " (" + system + ")";
+      if (const std::string t = spider_official_table(outcome.summary, system); !t.empty())
+        std::cout << "\nSpider, as the official evaluator prints it" << label << ":\n" << t;
+      if (const std::string t = bird_official_table(outcome.summary, system); !t.empty())
+        std::cout << "\nBIRD, as its evaluation scripts print it" << label << ":\n" << t;
     }
     if (!outcome.summary.judge_groups().empty()) std::cout << "\njudges:\n" << outcome.summary.judges_table();
     const auto& s = outcome.stats;

@@ -22,6 +22,11 @@ int run_techniques(const global_options& g) {
     for (const component_spec& n : s->normalizers)
       normalizers += (normalizers.empty() ? "" : ", ") + describe(n);
     if (!normalizers.empty()) std::cout << "    normalizers: " << normalizers << "\n";
+    if (s->databases == database_scope::variants)
+      std::cout
+          << "    databases: every *.sqlite of the example's folder (correct only if correct on each)\n";
+    if (s->candidates) std::cout << "    candidates: " << describe(*s->candidates) << "\n";
+    if (s->opt_in) std::cout << "    opt-in: runs only when named (not part of \"all\")\n";
     std::cout << "    columns: " << describe(s->columns) << "  rows: " << describe(s->rows)
               << "  scorer: " << describe(s->scorer) << "\n";
   }

@@ -1,6 +1,7 @@
 #include "output/run_summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <sqlmorph/hash.hpp>
@@ -34,6 +35,7 @@ nlohmann::ordered_json group_json(const run_summary::group& g, const char* break
     const auto mean = g.mean(m);
     t[metric_names[m]] = mean ? nlohmann::ordered_json(*mean) : nlohmann::ordered_json(nullptr);
   }
+  if (const auto ves = g.r_ves()) t["R-VES"] = *ves;
   t["statuses"] = nlohmann::ordered_json::object();
   for (const auto& [status, n] : g.statuses()) t["statuses"][status] = n;
   return t;
@@ -58,6 +60,11 @@ std::optional<double> run_summary::group::mean(int metric) const {
   return sum[metric] / static_cast<double>(n[metric]);
 }
 
+std::optional<double> run_summary::group::r_ves() const {
+  if (ves_n == 0) return std::nullopt;
+  return ves_sum / static_cast<double>(ves_n);
+}
+
 std::vector<std::pair<std::string, std::size_t>> run_summary::group::statuses() const {
   std::vector<std::pair<std::string, std::size_t>> out;
   for (std::size_t s = 0; s < status_counts.size(); ++s) {
@@ -77,6 +84,16 @@ void run_summary::group::add(const record& r) {
       sum[m] += **metrics[m];
       ++n[m];
     }
+  }
+  for (const auto& [name, v] : r.scores.extra) {
+    if (name != "reward") continue;
+    const double reward = std::holds_alternative<double>(v) ? std::get<double>(v)
+                          : std::holds_alternative<std::int64_t>(v)
+                              ? static_cast<double>(std::get<std::int64_t>(v))
+                              : -1.0;
+    if (reward < 0) continue;
+    ves_sum += std::sqrt(reward) * 100.0;
+    ++ves_n;
   }
 }
 

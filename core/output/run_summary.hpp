@@ -37,6 +37,10 @@ class run_summary {
     std::optional<double> mean(int metric) const;
     /// The headline metric: EX for techniques without EXP/EXR/F1, else F1.
     std::optional<double> headline() const { return n[3] > 0 ? mean(3) : mean(0); }
+    /// BIRD's R-VES over the records that carry a `reward` (bird_ves): the mean of √reward × 100.
+    double ves_sum = 0;
+    std::size_t ves_n = 0;
+    std::optional<double> r_ves() const;
     void add(const record& r);
   };
 

@@ -1,0 +1,24 @@
+#pragma once
+// The tables the official evaluators print, filled from a run's summary, so a number can be checked
+// against the official script's output at a glance: Spider's execution block (evaluation.py
+// print_scores: execution accuracy per hardness, with the test-suite accuracy beside it) and
+// BIRD's blocks (mini-dev evaluation_utils.py print_data: EX, Soft-F1 and R-VES per difficulty).
+
+#include <string>
+
+#include "output/run_summary.hpp"
+
+namespace sqlmorph::core {
+
+/// Spider's execution-accuracy block for one system, from spider_official_exec ("execution") and
+/// spider_test_suite ("test-suite"): the levels easy, medium, hard, extra, all, counts of scored
+/// examples. Empty when the run has neither technique for examples of Spider's hardness levels.
+std::string spider_official_table(const run_summary& summary, const std::string& system);
+
+/// BIRD's blocks for one system: EX (execution_accuracy, or the EX of bird_soft_f1), Soft-F1
+/// (bird_soft_f1) and R-VES (bird_ves), each as print_data prints it (simple, moderate,
+/// challenging, total; scores × 100 with two decimals). Empty when the run has none of them for
+/// examples of BIRD's difficulty levels.
+std::string bird_official_table(const run_summary& summary, const std::string& system);
+
+}  // namespace sqlmorph::core
