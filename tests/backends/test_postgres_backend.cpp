@@ -35,16 +35,6 @@ std::shared_ptr<const backend> postgres_backend(bool allow_superuser) {
       core::component_spec("postgres").with("allow_superuser", allow_superuser));
 }
 
-// test::pg_grant_reader creates the shared role; test programs running in parallel may race to
-// create it, so one retry.
-void grant_reader(const std::string& db) {
-  try {
-    test::pg_grant_reader(db);
-  } catch (const std::exception&) {
-    test::pg_grant_reader(db);
-  }
-}
-
 // A database of its own per test case (ctest runs test cases in parallel processes).
 struct pg_database {
   std::string name;
@@ -52,7 +42,7 @@ struct pg_database {
   explicit pg_database(std::string db, const std::string& schema = "") : name(std::move(db)) {
     test::pg_recreate_database(name);
     if (!schema.empty()) test::pg_exec(name, schema);
-    grant_reader(name);
+    test::pg_grant_reader(name);
   }
 
   // Connects as `user` (the reader by default; the superuser with allow_superuser).
@@ -569,9 +559,13 @@ TEST_CASE("postgres: one connection serves many queries and a failed one does no
   REQUIRE(probe.ok());
   CHECK((probe.rows.cell(0, 0).is_null() || probe.rows.cell(0, 0).bytes().empty()));
   CHECK(run(*conn, "SELECT set_config('statement_timeout', '0', false)").ok());
-  CHECK(single_integer(*conn, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == 0);
+  // (pg_locks shows every database's locks: other tests, and sqlmorph-load, take advisory locks too.)
+  const std::string advisory_locks =
+      "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = "
+      "(SELECT oid FROM pg_database WHERE datname = current_database())";
+  CHECK(single_integer(*conn, advisory_locks) == 0);
   CHECK(run(*conn, "SELECT pg_advisory_lock(4242)").ok());
-  CHECK(test::pg_value(db.name, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == "0");
+  CHECK(test::pg_value(db.name, advisory_locks) == "0");
   CHECK(single_integer(*conn, "SELECT pg_backend_pid()") == pid);
   CHECK(test::pg_value(db.name, "SELECT count(*) FROM pg_stat_activity WHERE pid = " + std::to_string(pid) +
                                     " AND state = 'idle' AND application_name = 'sqlmorph'") == "1");

@@ -207,6 +207,15 @@ int start_sqlmorph(const std::vector<std::string>& args, const std::filesystem::
   return spawn(sqlmorph_binary(), args, {}, out_file, err_file);
 }
 
+int start_program(const std::filesystem::path& binary, const std::vector<std::string>& args,
+                  const std::filesystem::path& out_file, const std::filesystem::path& err_file) {
+  return spawn(binary, args, {}, out_file, err_file);
+}
+
+std::filesystem::path loader_binary() {
+  return sqlmorph_binary().parent_path() / "sqlmorph-load";
+}
+
 int wait_for(int pid) {
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -230,7 +239,7 @@ command_result run_sqlmorph(const std::vector<std::string>& args, const std::fil
 }
 
 command_result run_loader(const std::vector<std::string>& args) {
-  return run_program(sqlmorph_binary().parent_path() / "sqlmorph-load", args, {});
+  return run_program(loader_binary(), args, {});
 }
 
 }  // namespace sqlmorph::test
@@ -326,9 +335,12 @@ void pg_recreate_database(const std::string& dbname) {
 }
 
 void pg_grant_reader(const std::string& dbname) {
+  // Test programs run in parallel: another one may create the role between the check and the
+  // CREATE (then CREATE ROLE, or the catalog's unique index, reports that it exists).
   pg_exec("postgres",
           "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'sqlmorph_reader') THEN "
-          "CREATE ROLE sqlmorph_reader LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE; END IF; END $$");
+          "CREATE ROLE sqlmorph_reader LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE; END IF; "
+          "EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$");
   pg_exec(dbname,
           "GRANT USAGE ON SCHEMA public TO sqlmorph_reader; "
           "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sqlmorph_reader; "

@@ -127,6 +127,11 @@ command_result run_loader(const std::vector<std::string>& args);
 /// Starts the sqlmorph executable in the background (stdout and stderr to files); returns its pid.
 int start_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& out_file,
                    const std::filesystem::path& err_file);
+/// Starts `binary` in the background (stdout and stderr to files); returns its pid.
+int start_program(const std::filesystem::path& binary, const std::vector<std::string>& args,
+                  const std::filesystem::path& out_file, const std::filesystem::path& err_file);
+/// sqlmorph-load's path (next to the sqlmorph executable).
+std::filesystem::path loader_binary();
 /// Waits for a started process; returns its exit code (128 + signal if killed).
 int wait_for(int pid);
 
