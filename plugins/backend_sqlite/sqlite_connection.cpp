@@ -8,6 +8,9 @@
 namespace sqlmorph::sqlite {
 namespace {
 
+// Every refusal of the backend starts so, and goes on with what was refused.
+constexpr const char* refusal_prefix = "not authorized: the evaluation is read-only and refuses ";
+
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -45,6 +48,29 @@ std::string statement_head(std::string_view sql) {
     if (!out.empty()) out += ' ';
     out.append(sql.substr(start, std::min<std::size_t>(i - start, 40)));
     ++words;
+  }
+  return out;
+}
+
+// A schema statement up to the name of what it changes: "DROP TABLE items", "CREATE TEMP TABLE t",
+// "CREATE VIRTUAL TABLE v", "CREATE INDEX IF NOT EXISTS i".
+std::string schema_statement(std::string_view sql) {
+  std::string out;
+  bool object_next = false;
+  std::size_t i = 0;
+  for (int words = 0; i < sql.size() && words < 8; ++words) {
+    while (i < sql.size() && std::isspace(static_cast<unsigned char>(sql[i]))) ++i;
+    const std::size_t start = i;
+    while (i < sql.size() && !std::isspace(static_cast<unsigned char>(sql[i])) && sql[i] != ';' &&
+           sql[i] != '(')
+      ++i;
+    if (i == start) break;
+    std::string word(sql.substr(start, std::min<std::size_t>(i - start, 40)));
+    out += (out.empty() ? "" : " ") + word;
+    for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const bool keyword = word == "IF" || word == "NOT" || word == "EXISTS";
+    if (object_next && !keyword) break;
+    if (word == "TABLE" || word == "INDEX" || word == "VIEW" || word == "TRIGGER") object_next = true;
   }
   return out;
 }
@@ -163,14 +189,17 @@ query_outcome sqlite_connection::engine_failure_(int rc, std::string_view sql, c
   if ((rc & 0xff) == SQLITE_INTERRUPT && cancelled_.load()) {
     return query_outcome::failure(query_status::error, "cancelled", ms_since(start));
   }
-  std::string msg = sqlite3_errmsg(db_);
-  if ((rc & 0xff) == SQLITE_AUTH && !denial_.empty()) {
-    // SQLite checks its own schema bookkeeping first (a DROP TABLE is refused as a DELETE on
-    // sqlite_master): name the statement instead.
-    msg += ": the evaluation is read-only and refuses " +
-           (denial_is_bookkeeping_ ? "a schema change (" + statement_head(sql) + ")" : denial_);
+  if (!denial_.empty()) {
+    // The authorizer refused something: that is the cause, whatever SQLite made of it ("not
+    // authorized", "vtable constructor failed: ..."). SQLite checks its own schema bookkeeping
+    // first (a DROP TABLE is refused as a DELETE on sqlite_master): then the statement is named.
+    return query_outcome::failure(
+        query_status::error,
+        std::string(refusal_prefix) +
+            (denial_is_bookkeeping_ ? "a schema change (" + schema_statement(sql) + ")" : denial_),
+        ms_since(start));
   }
-  return query_outcome::failure(query_status::error, std::move(msg), ms_since(start));
+  return query_outcome::failure(query_status::error, sqlite3_errmsg(db_), ms_since(start));
 }
 
 std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view sql,
@@ -198,7 +227,8 @@ std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view 
         fail(query_status::error, "more than one statement: only a single statement is evaluated (found '" +
                                       excerpt(rest) + "' after the first)");
   } else if (!sqlite3_stmt_readonly(stmt)) {
-    refusal = fail(query_status::error, "not a read-only statement: refused");
+    refusal = fail(query_status::error, std::string(refusal_prefix) + statement_head(sql) +
+                                            ", which is not a read-only statement");
   } else if (sqlite3_column_count(stmt) == 0) {
     refusal = fail(query_status::error, "the statement returns no rows (not a query): refused");
   }

@@ -128,12 +128,93 @@ TEST_CASE("predicted SQL can never change the database or write a file") {
   CHECK(f.run("DROP TABLE items").message ==
         "not authorized: the evaluation is read-only and refuses a schema change (DROP TABLE items)");
   CHECK(f.run("DELETE FROM items").message ==
-        "not authorized: the evaluation is read-only and refuses DELETE items");
+        "not authorized: the evaluation is read-only and refuses DELETE from table items");
   CHECK(f.run("PRAGMA writable_schema = 1").message ==
         "not authorized: the evaluation is read-only and refuses PRAGMA writable_schema = 1");
   CHECK(test::file_bytes(f.db) == before);
   CHECK(f.files() == files_before);
   CHECK_FALSE(std::filesystem::exists(escape));
+}
+
+TEST_CASE("read-only table-valued functions work: json_each, json_tree and the pragma_* that only report") {
+  fixture f;
+  const auto column = [&](std::string_view sql) {
+    const query_outcome o = f.run(sql);
+    INFO(sql, " -> ", o.message);
+    REQUIRE(o.ok());
+    std::vector<std::string> out;
+    for (std::size_t r = 0; r < o.rows.row_count(); ++r) out.push_back(python_str(o.rows.cell(r, 0)));
+    return out;
+  };
+  using strings = std::vector<std::string>;
+  CHECK(column("SELECT value FROM json_each('[1,2]')") == strings{"1", "2"});
+  CHECK(column("SELECT * FROM json_each('[1,2]')").size() == 2);
+  CHECK(column("SELECT fullkey FROM json_tree('{\"a\": [1]}') ORDER BY id") == strings{"$", "$.a", "$.a[0]"});
+  CHECK(column("SELECT items.name FROM items JOIN json_each('[1, 3]') j ON j.value = items.id ORDER BY 1")
+            .size() == 2);
+  // pragma_table_info('items') answers what PRAGMA table_info(items) answers.
+  CHECK(column("SELECT name FROM pragma_table_info('items') ORDER BY cid") ==
+        strings{"id", "name", "price", "data"});
+  CHECK(column("SELECT * FROM pragma_table_info('items')") == column("PRAGMA table_info(items)"));
+  CHECK(column("SELECT count(*) FROM pragma_table_xinfo('items')") == strings{"4"});
+  CHECK(column("SELECT count(*) FROM pragma_index_list('items')") == strings{"0"});
+  CHECK(column("SELECT count(*) FROM pragma_foreign_key_list('items')") == strings{"0"});
+  CHECK(column("SELECT name FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite%' "
+               "ORDER BY name") == strings{"cheap", "items"});
+  // A PRAGMA that reads a setting, without changing it.
+  CHECK(column("SELECT * FROM pragma_user_version") == strings{"0"});
+  CHECK(column("PRAGMA user_version") == strings{"0"});
+  CHECK(column("SELECT journal_mode FROM pragma_journal_mode") == strings{"delete"});
+  // A pragma function cannot set anything: its argument is a schema name, or there is none.
+  CHECK(f.run("SELECT * FROM pragma_journal_mode('wal')").message == "unknown database 'wal'");
+  CHECK(f.run("SELECT * FROM pragma_user_version(7)").message ==
+        "too many arguments on pragma_user_version() - max 0");
+  // generate_series is not built into Debian's SQLite library (only its shell has it): where it
+  // is missing it is an unknown table, never a refusal.
+  const query_outcome series = f.run("SELECT value FROM generate_series(1, 3)");
+  if (series.ok()) {
+    CHECK(series.rows.row_count() == 3);
+  } else {
+    CHECK(series.message == "no such table: generate_series");
+  }
+}
+
+TEST_CASE("every refusal names what was refused and why") {
+  fixture f;
+  const std::string before = test::file_bytes(f.db);
+  const std::string refused = "not authorized: the evaluation is read-only and refuses ";
+  struct refusal {
+    std::string sql;
+    std::string message;
+  };
+  const refusal table[] = {
+      {"DELETE FROM items", refused + "DELETE from table items"},
+      {"UPDATE items SET price = 0", refused + "UPDATE of items.price"},
+      {"INSERT INTO items(name) VALUES ('x')", refused + "INSERT into table items"},
+      {"INSERT INTO items(name) VALUES ('x') RETURNING id", refused + "INSERT into table items"},
+      {"DROP TABLE items", refused + "a schema change (DROP TABLE items)"},
+      {"CREATE TABLE t(x)", refused + "a schema change (CREATE TABLE t)"},
+      {"CREATE TEMP TABLE t(x)", refused + "a schema change (CREATE TEMP TABLE t)"},
+      {"ALTER TABLE items ADD COLUMN y", refused + "ALTER TABLE items"},
+      {"ATTACH DATABASE 'other.sqlite' AS other", refused + "ATTACH 'other.sqlite'"},
+      {"BEGIN", refused + "a transaction statement (BEGIN)"},
+      {"SAVEPOINT s", refused + "SAVEPOINT s"},
+      {"PRAGMA journal_mode = WAL", refused + "PRAGMA journal_mode = WAL"},
+      {"PRAGMA optimize", refused + "PRAGMA optimize"},
+      {"VACUUM", refused + "VACUUM, which is not a read-only statement"},
+      {"SELECT load_extension('x')", refused + "the function load_extension(), which loads code or reaches "
+                                               "outside the database"},
+      {"SELECT fts3_tokenizer('simple')", refused + "the function fts3_tokenizer(), which loads code or "
+                                                    "reaches outside the database"},
+      {"CREATE VIRTUAL TABLE v USING fts5(x)", refused + "a schema change (CREATE VIRTUAL TABLE v)"},
+  };
+  for (const refusal& r : table) {
+    CAPTURE(r.sql);
+    const query_outcome o = f.run(r.sql);
+    CHECK(o.status == query_status::error);
+    CHECK(o.message == r.message);
+  }
+  CHECK(test::file_bytes(f.db) == before);
 }
 
 TEST_CASE("a query that never ends is interrupted by the engine at the time limit") {
