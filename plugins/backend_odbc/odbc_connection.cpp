@@ -179,7 +179,7 @@ query_outcome odbc_connection::failure_(const std::vector<diagnostic>& records, 
                                   limit + " (the server's statement timeout: " + diag + ")", elapsed);
   }
   if (connection_failed(records)) return query_outcome::failure(query_status::backend_error, diag, elapsed);
-  return query_outcome::failure(query_status::error, diag, elapsed);
+  return query_outcome::failure(query_status::error, diag + refusal_reason(family_, records), elapsed);
 }
 
 query_outcome odbc_connection::run_(SQLHSTMT stmt, std::string_view statement, const exec_limits& limits,

@@ -259,6 +259,8 @@ void postgres_connection::take_result_(statement_run& run, const PGresult* r, co
         // PostgreSQL names the whole statement ("cannot execute SELECT ..." for a CTE that deletes).
         if (run.sqlstate == "25006") {
           run.error += " (the evaluation runs every query in a read-only transaction)";
+        } else if (run.sqlstate == "42501") {  // insufficient_privilege
+          run.error += " (refused by the privileges of the role the evaluation connects as)";
         }
       }
       return;

@@ -415,6 +415,8 @@ TEST_CASE("odbc: SQLite ODBC driver: predicted SQL never changes the file or rea
   const query_outcome returning = conn->execute("WITH a AS (SELECT 1) DELETE FROM items RETURNING id", {});
   INFO(returning.message);
   CHECK(returning.message.find("attempt to write a readonly database") != std::string::npos);
+  CHECK(returning.message.find("(the evaluation's session is read-only: PRAGMA query_only)") !=
+        std::string::npos);
   CHECK(conn->execute("SELECT query_only FROM pragma_query_only", {}).rows.cell(0, 0).as_integer() == 1);
   CHECK_FALSE(std::filesystem::exists(outside));
   CHECK(f.fingerprint() == before);
@@ -457,6 +459,13 @@ TEST_CASE("odbc: psqlODBC: predicted SQL never changes the database or reaches o
     CHECK(after.rows.cell(0, 0).as_integer() == 3);
   }
   CHECK(conn->execute("SELECT current_setting('transaction_read_only')", {}).rows.cell(0, 0).bytes() == "on");
+  // Refusals say which layer refused.
+  CHECK(conn->execute("SELECT * FROM items FOR UPDATE", {})
+            .message.find("(the evaluation runs every query in a read-only transaction)") !=
+        std::string::npos);
+  CHECK(conn->execute("SELECT pg_read_file('/etc/passwd')", {})
+            .message.find("(refused by the privileges of the role the evaluation connects as)") !=
+        std::string::npos);
   // A query that turns the session's default off is rolled back with its transaction.
   CHECK(conn->execute("SELECT set_config('default_transaction_read_only', 'off', false)", {}).ok());
   CHECK(conn->execute("SELECT current_setting('transaction_read_only')", {}).rows.cell(0, 0).bytes() == "on");
