@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <thread>
 
 namespace sqlmorph::sqlite {
 namespace {
@@ -128,6 +129,9 @@ sqlite3* open_read_only(const std::string& path, const sqlite_settings& settings
   sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  // Bounds every value a query builds: a string doubled in a recursive CTE, zeroblob(1e9),
+  // printf('%.*c', 1e9, 'x') end with "string or blob too big" instead of taking gigabytes.
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, static_cast<int>(settings.max_value_bytes));
   sqlite3_busy_timeout(db, settings.busy_timeout_ms);
   // Read the header and schema now, so a file that is not a database fails here, not as a query.
   char* err = nullptr;
@@ -142,7 +146,8 @@ sqlite3* open_read_only(const std::string& path, const sqlite_settings& settings
   return db;
 }
 
-sqlite_connection::sqlite_connection(sqlite3* db, sqlite_settings settings) : db_(db), settings_(settings) {
+sqlite_connection::sqlite_connection(sqlite3* db, sqlite_settings settings)
+    : db_(db), settings_(settings), heap_budget_(settings.heap_limit_bytes) {
   install_authorizer(db_, this);
   sqlite3_progress_handler(db_, settings_.progress_interval, &sqlite_connection::on_progress, this);
 }
@@ -199,7 +204,15 @@ query_outcome sqlite_connection::engine_failure_(int rc, std::string_view sql, c
             (denial_is_bookkeeping_ ? "a schema change (" + schema_statement(sql) + ")" : denial_),
         ms_since(start));
   }
-  return query_outcome::failure(query_status::error, sqlite3_errmsg(db_), ms_since(start));
+  std::string msg = sqlite3_errmsg(db_);
+  if ((rc & 0xff) == SQLITE_TOOBIG) {
+    msg += ": a value would be longer than " + std::to_string(settings_.max_value_bytes >> 20) +
+           " MiB, the longest string or blob a query may make (max_value_mb)";
+  } else if ((rc & 0xff) == SQLITE_NOMEM && heap_limit_in_force() > 0) {
+    msg += ": the query reached SQLite's heap limit (heap_limit_mb: " +
+           std::to_string(settings_.heap_limit_bytes >> 20) + " MiB per worker)";
+  }
+  return query_outcome::failure(query_status::error, std::move(msg), ms_since(start));
 }
 
 std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view sql,
@@ -277,14 +290,43 @@ query_outcome sqlite_connection::describe_schema(const exec_limits& limits) {
 
 query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits& limits) {
   const auto start = std::chrono::steady_clock::now();
+  bool out_of_memory = false;
+  query_outcome out = run_(sql, limits, start, out_of_memory);
+  // SQLite's heap limit is shared by the workers: a statement of another worker may have taken this
+  // one's share at the moment it needed memory. Once the memory is back, it runs again (a statement
+  // that needs more than the limit fails the same way twice).
+  if (out_of_memory && heap_shared_with_other_threads() && wait_for_heap_()) {
+    out = run_(sql, limits, start, out_of_memory);
+    if (out_of_memory) out.message += " (tried twice)";
+  }
+  return out;
+}
+
+bool sqlite_connection::wait_for_heap_() const {
+  const auto until = has_deadline_ ? deadline_ : std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (true) {
+    const std::int64_t limit = heap_limit_in_force();
+    // This statement's memory is freed by now: the rest is other workers' (and idle connections').
+    if (limit <= 0 || sqlite3_memory_used() + heap_budget_.bytes() / 2 <= limit) return true;
+    if (std::chrono::steady_clock::now() >= until || cancelled_.load()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+query_outcome sqlite_connection::run_(std::string_view sql, const exec_limits& limits,
+                                      std::chrono::steady_clock::time_point start, bool& out_of_memory) {
   begin_(limits, start);
+  out_of_memory = false;
   sqlite3_stmt* stmt = nullptr;
   if (auto refused = prepare_query_(sql, limits, start, stmt)) return std::move(*refused);
   struct finalizer {
     sqlite3_stmt* s;
     ~finalizer() { sqlite3_finalize(s); }
   } guard{stmt};
-  const auto engine_failure = [&](int code) { return engine_failure_(code, sql, limits, start); };
+  const auto engine_failure = [&](int code) {
+    out_of_memory = (code & 0xff) == SQLITE_NOMEM;
+    return engine_failure_(code, sql, limits, start);
+  };
   const int columns = sqlite3_column_count(stmt);
   int rc = SQLITE_OK;
 
@@ -313,32 +355,24 @@ query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits
     }
     bool over_bytes = false;
     for (int c = 0; c < columns && !over_bytes; ++c) {
-      switch (sqlite3_column_type(stmt, c)) {
-        case SQLITE_INTEGER:
-          out.rows.append_integer(sqlite3_column_int64(stmt, c));
-          break;
-        case SQLITE_FLOAT:
-          out.rows.append_real(sqlite3_column_double(stmt, c));
-          break;
-        case SQLITE_TEXT: {
-          const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
-          const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
-          out.rows.append_text(std::string_view(p ? p : "", n));
-          bytes += n;
-          break;
-        }
-        case SQLITE_BLOB: {
-          const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt, c));
-          const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
-          out.rows.append_blob(std::string_view(p ? p : "", n));
-          bytes += n;
-          break;
-        }
-        default:
-          out.rows.append_null();
-          break;
+      const int type = sqlite3_column_type(stmt, c);
+      if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
+        // The size first: a cell that goes over the cap is never copied.
+        const auto* p = type == SQLITE_TEXT ? reinterpret_cast<const char*>(sqlite3_column_text(stmt, c))
+                                            : static_cast<const char*>(sqlite3_column_blob(stmt, c));
+        const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
+        bytes += n;
+        over_bytes = limits.max_bytes > 0 && bytes > limits.max_bytes;
+        if (over_bytes) break;
+        const std::string_view cell(p ? p : "", n);
+        type == SQLITE_TEXT ? out.rows.append_text(cell) : out.rows.append_blob(cell);
+      } else if (type == SQLITE_INTEGER) {
+        out.rows.append_integer(sqlite3_column_int64(stmt, c));
+      } else if (type == SQLITE_FLOAT) {
+        out.rows.append_real(sqlite3_column_double(stmt, c));
+      } else {
+        out.rows.append_null();
       }
-      over_bytes = limits.max_bytes > 0 && bytes > limits.max_bytes;
     }
     if (over_bytes) {
       out.rows.keep_rows(rows);

@@ -2,12 +2,16 @@
 // runaway queries are interrupted by the engine, results are capped, text is bytes.
 
 #include <doctest/doctest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <set>
 #include <thread>
 
+#include <nlohmann/json.hpp>
 #include <sqlmorph/backend.hpp>
 
 #include "test_support.hpp"
@@ -43,6 +47,31 @@ struct fixture {
     return out;
   }
 };
+
+// `sqlmorph compare` of one predicted query against `SELECT 1` on `db`: the record, and the peak
+// resident memory of the sqlmorph process.
+struct measured_compare {
+  int exit_code = -1;
+  nlohmann::json record;
+  std::string err;
+  long peak_rss_kb = 0;
+};
+measured_compare compare_measuring_memory(const std::filesystem::path& db, const std::string& pred) {
+  test::temp_dir dir;
+  const int pid = test::start_sqlmorph({"compare", "--db", db.string(), "--gold", "SELECT 1", "--pred", pred,
+                                        "--techniques", "execution_accuracy", "--json"},
+                                       dir.path() / "out", dir.path() / "err");
+  measured_compare m;
+  int status = 0;
+  rusage usage{};
+  REQUIRE(::wait4(pid, &status, 0, &usage) == pid);
+  m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  m.peak_rss_kb = usage.ru_maxrss;
+  m.err = test::file_bytes(dir.path() / "err");
+  const std::string out = test::file_bytes(dir.path() / "out");
+  if (m.exit_code == 0) m.record = nlohmann::json::parse(out)["results"][0];
+  return m;
+}
 
 }  // namespace
 
@@ -215,6 +244,89 @@ TEST_CASE("every refusal names what was refused and why") {
     CHECK(o.message == r.message);
   }
   CHECK(test::file_bytes(f.db) == before);
+}
+
+TEST_CASE("memory bombs end as a clear status while the process stays under a few hundred MB") {
+  test::temp_dir dir;
+  const auto db = dir.path() / "small.sqlite";
+  test::create_sqlite(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1);");
+  const std::string too_big = "string or blob too big: a value would be longer than 32 MiB";
+  const std::string heap =
+      "out of memory: the query reached SQLite's heap limit (heap_limit_mb: 256 MiB per worker)";
+  struct bomb {
+    std::string sql;
+    std::string error;  // a fragment of the record's error ("" when the query may end ok)
+  };
+  const bomb bombs[] = {
+      // A string doubled until it is gigabytes long (3.1 GB of memory before values were capped).
+      {"WITH RECURSIVE d(s, n) AS (SELECT 'x', 0 UNION ALL SELECT s || s, n + 1 FROM d WHERE n < 40) "
+       "SELECT length(s) FROM d",
+       too_big},
+      {"SELECT length(replace(zeroblob(500000000), x'00', 'ab'))", too_big},
+      // One cell larger than the result's byte cap (it used to be copied whole before the cap).
+      {"SELECT zeroblob(900000000)", too_big},
+      {"WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3000000) "
+       "SELECT length(group_concat(printf('%.100c', 'x'))) FROM c",
+       too_big},
+      // SQLite's printf stops at the longest value by itself.
+      {"SELECT length(printf('%.*c', 900000000, 'x'))", ""},
+      // Values each under the limit, twenty of them in one row: the heap limit stops it.
+      {"WITH v(s) AS (SELECT printf('%.*c', 30000000, 'x')) "
+       "SELECT s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s FROM v",
+       heap},
+  };
+  for (const bomb& b : bombs) {
+    CAPTURE(b.sql);
+    const measured_compare m = compare_measuring_memory(db, b.sql);
+    INFO(m.err);
+    REQUIRE(m.exit_code == 0);
+    INFO(m.record.dump());
+    if (!b.error.empty()) {
+      CHECK(m.record["status"] == "pred_error");
+      CHECK(m.record["error"].get<std::string>().find(b.error) != std::string::npos);
+    }
+#if defined(__SANITIZE_ADDRESS__)
+    MESSAGE("peak memory not checked under AddressSanitizer (its shadow memory and quarantine)");
+#else
+    CHECK(m.peak_rss_kb < 384 * 1024);
+#endif
+  }
+}
+
+TEST_CASE("a memory bomb in one worker does not fail the queries of another") {
+  // SQLite's heap limit is process-wide: the second worker's connection doubles it, and a query
+  // that meets the limit because of the other worker's bomb runs again once the memory is back.
+  fixture f;
+  std::atomic<bool> done{false};
+  int bombs_stopped = 0;
+  std::thread bomber([&] {
+    connect_outcome c = f.engine->connect(f.db.string());
+    for (int i = 0; i < 3 && c.conn; ++i) {
+      const query_outcome o = c.conn->execute(
+          "WITH v(s) AS (SELECT printf('%.*c', 30000000, 'x')) SELECT s, s, s, s, s, s, s, s, s, s, s, s, s, "
+          "s, "
+          "s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s FROM v",
+          {});
+      if (o.status == query_status::error && o.message.find("out of memory") == 0) ++bombs_stopped;
+    }
+    done = true;
+  });
+  int innocent = 0;
+  int failed = 0;
+  std::string failure;
+  while (!done) {
+    const query_outcome o = f.run("SELECT count(*), group_concat(name) FROM items");
+    ++innocent;
+    if (!o.ok()) {
+      ++failed;
+      failure = o.message;
+    }
+  }
+  bomber.join();
+  INFO(failure);
+  CHECK(bombs_stopped == 3);
+  CHECK(innocent > 0);
+  CHECK(failed == 0);
 }
 
 TEST_CASE("a query that never ends is interrupted by the engine at the time limit") {
