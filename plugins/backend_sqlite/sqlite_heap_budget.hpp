@@ -1,18 +1,19 @@
 #pragma once
 // SQLite's heap limit for a process of several workers. SQLite has one hard heap limit for the whole
-// process (sqlite3_hard_heap_limit64), so a budget per worker is kept here: the limit is the sum of
-// the budgets of the threads that hold connections of this plugin, each thread counting once (a
-// worker runs one statement at a time), with the largest budget among its connections.
+// process (sqlite3_hard_heap_limit64), so it is set to a budget per worker times the number of
+// workers (threads) that hold connections of this plugin, and updated as they open and close them.
 
 #include <cstdint>
-#include <thread>
+#include <optional>
+
+#include <sqlmorph/worker_slot.hpp>
 
 namespace sqlmorph::sqlite {
 
-/// Held by a connection: counts the thread that opened it (a worker) in SQLite's heap limit.
+/// Held by a connection: counts the worker that opened it in SQLite's heap limit.
 class heap_budget_lease {
  public:
-  /// `bytes` is the thread's budget; 0 means no limit (then SQLite gets none while it is held).
+  /// `bytes` is the budget per worker; 0 means no limit.
   explicit heap_budget_lease(std::int64_t bytes);
   ~heap_budget_lease();
   heap_budget_lease(const heap_budget_lease&) = delete;
@@ -21,8 +22,8 @@ class heap_budget_lease {
   std::int64_t bytes() const noexcept { return bytes_; }
 
  private:
-  std::thread::id thread_;
   std::int64_t bytes_;
+  std::optional<worker_slot> slot_;
 };
 
 /// SQLite's heap limit in force (0: none).

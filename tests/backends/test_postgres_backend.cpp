@@ -325,6 +325,19 @@ TEST_CASE("postgres: superusers and roles that reach server files are refused un
   CHECK(files.status == query_status::backend_error);
   CHECK(files.message.find("member of 'pg_read_server_files'") != std::string::npos);
 
+  // A role that may signal every other role's sessions.
+  test::pg_exec(
+      "postgres",
+      "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'sqlmorph_pg_signaller') THEN "
+      "CREATE ROLE sqlmorph_pg_signaller LOGIN; END IF; END $$; "
+      "GRANT pg_signal_backend TO sqlmorph_pg_signaller");
+  const connect_outcome signaller =
+      postgres_backend(false)->connect(pg.conninfo(db.name, "sqlmorph_pg_signaller"));
+  CHECK(signaller.conn == nullptr);
+  CHECK(signaller.message.find(
+            "it is a member of 'pg_signal_backend', so a query could cancel or terminate the "
+            "sessions of every other role") != std::string::npos);
+
   // The read-only role is accepted.
   connect_outcome ok = postgres_backend(false)->connect(pg.conninfo(db.name, reader));
   INFO(ok.message);
@@ -590,28 +603,99 @@ TEST_CASE("postgres: a session the server terminates is reopened") {
     terminate(pid);
     const query_outcome next = run(*conn, "SELECT 5");
     INFO(next.message);
-    CHECK((next.ok() || next.status == query_status::backend_error));
-    if (next.ok()) CHECK(next.rows.cell(0, 0).as_integer() == 5);
+    REQUIRE(next.ok());  // the lost session is found at BEGIN, or while the query runs: run again
+    CHECK(next.rows.cell(0, 0).as_integer() == 5);
     CHECK(single_integer(*conn, "SELECT 6") == 6);
     CHECK(single_integer(*conn, "SELECT pg_backend_pid()") != pid);
   }
-  SUBCASE("while a query runs") {
-    const std::int64_t pid = single_integer(*conn, "SELECT pg_backend_pid()");
-    std::string kill_error;
-    std::thread killer([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+}
+
+TEST_CASE("postgres: a query that another session stops runs once more, on a new session if needed") {
+  // pg_terminate_backend() / pg_cancel_backend() from another session (a query of another worker,
+  // an administrator) are not the query's doing. The query waits for an advisory lock this test
+  // holds, so that it surely runs when it is stopped; the test lets it go when it has seen enough.
+  const pg_database db("sqlmorph_pg_stopped");
+  auto conn = db.connect();
+  test::pg_session holder(db.name);
+  test::pg_session watcher(db.name);
+  // The session waiting for the lock, as "pid@transaction start" ("" when none).
+  const auto waiting = [&] {
+    return watcher.value(
+        "SELECT string_agg(l.pid || '@' || a.xact_start, ',') FROM pg_locks l JOIN pg_stat_activity a "
+        "USING (pid) WHERE l.locktype = 'advisory' AND l.objid = 4711 AND NOT l.granted AND l.database = "
+        "(SELECT oid FROM pg_database WHERE datname = current_database())");
+  };
+  const auto pid_of = [](const std::string& waiter) { return waiter.substr(0, waiter.find('@')); };
+  struct stop {
+    const char* function;
+    int times;  // how many runs of the query to stop
+  };
+  const auto run_stopped = [&](stop how, std::vector<std::string>& waiters) {
+    holder.value("SELECT pg_advisory_lock(4711)");
+    std::string error;
+    std::thread stopper([&] {
       try {
-        terminate(pid);
+        // Stopped once, the query must run again: that run is waited for, then let go.
+        const int runs = how.times == 1 ? 2 : how.times;
+        for (int i = 0; i < runs; ++i) {
+          // The next run of the query waits (a new session, or a new transaction after a cancel).
+          std::string w;
+          const bool seen = test::eventually([&] {
+            w = waiting();
+            return !w.empty() && (waiters.empty() || w != waiters.back());
+          });
+          if (!seen) break;  // no further run: let the query go
+          waiters.push_back(w);
+          if (i < how.times) watcher.value(std::string("SELECT ") + how.function + "(" + pid_of(w) + ")");
+        }
       } catch (const std::exception& e) {
-        kill_error = e.what();
+        error = e.what();
       }
+      holder.value("SELECT pg_advisory_unlock_all()");
     });
-    const query_outcome o = run(*conn, "SELECT pg_sleep(30)");
-    killer.join();
-    REQUIRE(kill_error.empty());
+    exec_limits limits;
+    limits.timeout_seconds = 120;
+    query_outcome o = conn->execute("SELECT 5 FROM (SELECT pg_advisory_xact_lock_shared(4711)) l", limits);
+    stopper.join();
+    REQUIRE(error.empty());
+    return o;
+  };
+
+  SUBCASE("terminated once: the query runs again on a new session and succeeds") {
+    std::vector<std::string> waiters;
+    const query_outcome o = run_stopped({"pg_terminate_backend", 1}, waiters);
+    INFO(o.message);
+    REQUIRE(waiters.size() == 2);
+    CHECK(pid_of(waiters[1]) != pid_of(waiters[0]));
+    REQUIRE(o.ok());
+    CHECK(o.rows.cell(0, 0).as_integer() == 5);
+  }
+  SUBCASE("cancelled once: the query runs again and succeeds") {
+    std::vector<std::string> waiters;
+    const query_outcome o = run_stopped({"pg_cancel_backend", 1}, waiters);
+    INFO(o.message);
+    REQUIRE(waiters.size() == 2);
+    CHECK(pid_of(waiters[1]) == pid_of(waiters[0]));  // the same session, a new transaction
+    REQUIRE(o.ok());
+    CHECK(o.rows.cell(0, 0).as_integer() == 5);
+  }
+  SUBCASE("terminated twice: a backend_error that says so") {
+    std::vector<std::string> waiters;
+    const query_outcome o = run_stopped({"pg_terminate_backend", 2}, waiters);
+    CHECK(waiters.size() == 2);
     CHECK(o.status == query_status::backend_error);
     CHECK(o.message.find("terminating connection due to administrator command") != std::string::npos);
-    CHECK(single_integer(*conn, "SELECT 7") == 7);
+    CHECK(o.message.find("(run twice: another session had stopped the first run too)") != std::string::npos);
+    CHECK(single_integer(*conn, "SELECT 7") == 7);  // the next query opens a new session
+  }
+  SUBCASE("cancelled twice: an error that says so") {
+    std::vector<std::string> waiters;
+    const query_outcome o = run_stopped({"pg_cancel_backend", 2}, waiters);
+    CHECK(waiters.size() == 2);
+    CHECK(o.status == query_status::error);
+    CHECK(o.message ==
+          "canceling statement due to user request (run twice: another session had stopped the "
+          "first run too)");
   }
 }
 
@@ -659,7 +743,7 @@ TEST_CASE("postgres: capabilities and options") {
   const core::component_info* info = test::registry().find("backend", "postgres");
   REQUIRE(info != nullptr);
   CHECK(info->library == "backend_postgres");
-  for (const char* option : {"allow_superuser", "connect_timeout", "application_name"}) {
+  for (const char* option : {"allow_superuser", "connect_timeout", "application_name", "user_per_worker"}) {
     CAPTURE(option);
     CHECK(info->find_option(option) != nullptr);
   }
@@ -667,6 +751,10 @@ TEST_CASE("postgres: capabilities and options") {
           test::registry().create<backend>(
               core::component_spec("postgres").with("connect_timeout", std::int64_t{-1}));
         }).find("connect_timeout") != std::string::npos);
+  CHECK(test::usage_error_of([] {
+          test::registry().create<backend>(
+              core::component_spec("postgres").with("user_per_worker", std::string("sqlmorph_reader")));
+        }).find("user_per_worker must hold {n}") != std::string::npos);
 }
 
 TEST_CASE("postgres: check() parses and binds without executing, describe_schema() reads the catalog") {

@@ -5,12 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "builtin_reference_techniques.hpp"
 #include "embeddings/embedding_setup.hpp"
@@ -345,6 +347,41 @@ void pg_grant_reader(const std::string& dbname) {
           "GRANT USAGE ON SCHEMA public TO sqlmorph_reader; "
           "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sqlmorph_reader; "
           "REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+}
+
+pg_session::pg_session(const std::string& dbname) : conn_(PQconnectdb(postgres().conninfo(dbname).c_str())) {
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    const std::string message = PQerrorMessage(conn_);
+    PQfinish(conn_);
+    throw std::runtime_error("test PostgreSQL server: cannot connect to " + dbname + ": " + message);
+  }
+}
+
+pg_session::~pg_session() {
+  PQfinish(conn_);
+}
+
+std::string pg_session::value(const std::string& sql) {
+  PGresult* r = PQexec(conn_, sql.c_str());
+  const ExecStatusType status = PQresultStatus(r);
+  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+    const std::string message = PQresultErrorMessage(r);
+    PQclear(r);
+    throw std::runtime_error("test PostgreSQL server: " + message + " (in: " + sql.substr(0, 200) + ")");
+  }
+  std::string out =
+      status == PGRES_TUPLES_OK && PQntuples(r) > 0 && !PQgetisnull(r, 0, 0) ? PQgetvalue(r, 0, 0) : "";
+  PQclear(r);
+  return out;
+}
+
+bool eventually(const std::function<bool()>& condition, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
 }
 
 void use_test_odbc_config() {

@@ -3,11 +3,13 @@
 // running the sqlmorph executable.
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include <libpq-fe.h>
 #include <nlohmann/json.hpp>
 #include <sqlmorph/result.hpp>
 
@@ -106,6 +108,24 @@ void pg_recreate_database(const std::string& dbname);
 /// Creates the login role `sqlmorph_reader` (no superuser, no write grants) if missing, and gives
 /// it read access to every table of `dbname`'s public schema.
 void pg_grant_reader(const std::string& dbname);
+
+/// A superuser session of its own on `dbname`, kept open: for holding advisory locks (and a
+/// transaction) while the code under test runs. Throws with the server's message on failure.
+class pg_session {
+ public:
+  explicit pg_session(const std::string& dbname);
+  ~pg_session();
+  pg_session(const pg_session&) = delete;
+  pg_session& operator=(const pg_session&) = delete;
+  /// The first column of the first row ("" when no row or not a query).
+  std::string value(const std::string& sql);
+
+ private:
+  PGconn* conn_;
+};
+
+/// Polls `condition` every 20 ms until it holds (true) or `seconds` have passed (false).
+bool eventually(const std::function<bool()>& condition, double seconds = 30);
 
 /// Points unixODBC at the drivers registered for the tests (build/test-servers/odbc), for this
 /// process and the programs it starts.
