@@ -4,6 +4,7 @@
 // the time limit, results are capped, and a missing database is never created.
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -427,7 +428,8 @@ TEST_CASE("odbc: psqlODBC: predicted SQL never changes the database or reaches o
   const auto engine = odbc_backend();
   const auto conn = must_connect(*engine, db.target());
   const std::string before = db.fingerprint();
-  const std::string marker = (std::filesystem::temp_directory_path() / "sqlmorph-odbc-copy-marker").string();
+  // In /tmp, where the server's system user could write it, and of this process only.
+  const std::string marker = "/tmp/sqlmorph-odbc-copy-marker-" + std::to_string(::getpid());
   std::filesystem::remove(marker);
   const std::string attacks[] = {
       "DROP TABLE items",

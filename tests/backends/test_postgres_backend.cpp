@@ -354,7 +354,9 @@ TEST_CASE("postgres: untrusted SQL can never change the data (as the reader or e
                        "$$ BEGIN DELETE FROM t; RETURN 0; END $$;");
   const std::string checksum_sql = "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM t";
   const std::string before = test::pg_value(db.name, checksum_sql);
-  const std::filesystem::path probe = "/tmp/sqlmorph_pg_copy_probe";
+  // In /tmp, where the server's system user could write it, and of this process only (test runs of
+  // other checkouts may run at the same time).
+  const std::filesystem::path probe = "/tmp/sqlmorph_pg_copy_probe-" + std::to_string(::getpid());
   std::filesystem::remove(probe);
 
   struct attack {

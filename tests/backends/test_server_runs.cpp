@@ -2,6 +2,7 @@
 // the data as it was; a server that dies mid-run gives backend_error and the run still finishes.
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <csignal>
@@ -67,7 +68,10 @@ TEST_CASE("a run on PostgreSQL with hostile predictions: clear statuses within t
   const std::string tables_before = test::pg_value(
       db, "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'");
   test::temp_dir dir;
-  const auto marker = dir.path() / "copy-to-program-ran";
+  // In /tmp, where the server's system user could write it (not in this test's private folder),
+  // and of this process only.
+  const std::filesystem::path marker = "/tmp/sqlmorph-run-copy-marker-" + std::to_string(::getpid());
+  std::filesystem::remove(marker);
   const std::string gold = "SELECT name FROM employees WHERE dept = 'eng'";
   const std::vector<std::pair<std::string, std::string>> hostile = {
       {"drop", "DROP TABLE employees"},
