@@ -733,22 +733,46 @@ TEST_CASE("odbc: a data source of odbc.ini works, with the backend's settings fo
   CHECK_FALSE(std::filesystem::exists(missing));
 }
 
-TEST_CASE("odbc: a connection that the server drops is a backend_error, and stays unusable") {
+TEST_CASE("odbc: psqlODBC: a query whose session another session ends runs once more on a new session") {
+  // As on the native backend: pg_terminate_backend() from another session (a query of another
+  // worker, an administrator) is not the query's doing. The query waits for an advisory lock this
+  // test holds, so that it surely runs when its session is ended.
   const postgres_db db("sqlmorph_odbc_dropped");
   const auto engine = odbc_backend();
   const auto conn = must_connect(*engine, db.target());
-  std::thread killer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    test::pg_exec("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" +
-                                  db.name + "' AND usename = 'sqlmorph_reader'");
-  });
-  const query_outcome o = conn->execute("SELECT pg_sleep(30)", time_limit(10));
-  killer.join();
-  INFO(o.message);
-  CHECK(o.status == query_status::backend_error);
-  CHECK(conn->execute("SELECT 1", {}).status == query_status::backend_error);
-  // A new connection works.
-  CHECK(must_connect(*engine, db.target())->execute("SELECT 1", {}).ok());
+  const std::string waiting = "SELECT 5 FROM (SELECT pg_advisory_xact_lock_shared(4712)) l";
+  const auto pid_of = [](const std::string& waiter) { return waiter.substr(0, waiter.find('@')); };
+  query_outcome o;
+  SUBCASE("ended once: it runs again and succeeds") {
+    const auto waiters = test::pg_stop_waiting_query(db.name, 4712, "pg_terminate_backend", 1,
+                                                     [&] { o = conn->execute(waiting, time_limit(120)); });
+    INFO(o.message);
+    REQUIRE(waiters.size() == 2);
+    CHECK(pid_of(waiters[1]) != pid_of(waiters[0]));
+    REQUIRE(o.ok());
+    CHECK(o.rows.cell(0, 0).as_integer() == 5);
+    CHECK(conn->execute("SELECT count(*) FROM items", {}).rows.cell(0, 0).as_integer() == 3);
+  }
+  SUBCASE("cancelled once: it runs again and succeeds") {
+    const auto waiters = test::pg_stop_waiting_query(db.name, 4712, "pg_cancel_backend", 1,
+                                                     [&] { o = conn->execute(waiting, time_limit(120)); });
+    INFO(o.message);
+    REQUIRE(waiters.size() == 2);
+    REQUIRE(o.ok());
+    CHECK(o.rows.cell(0, 0).as_integer() == 5);
+  }
+  SUBCASE("ended twice: a backend_error, and the connection stays unusable") {
+    const auto waiters = test::pg_stop_waiting_query(db.name, 4712, "pg_terminate_backend", 2,
+                                                     [&] { o = conn->execute(waiting, time_limit(120)); });
+    INFO(o.message);
+    CHECK(waiters.size() == 2);
+    CHECK(o.status == query_status::backend_error);
+    CHECK(o.message.find("57P01") != std::string::npos);
+    CHECK(o.message.find("(run twice: another session had stopped the first run too)") != std::string::npos);
+    CHECK(conn->execute("SELECT 1", {}).status == query_status::backend_error);
+    // A new connection works.
+    CHECK(must_connect(*engine, db.target())->execute("SELECT 1", {}).ok());
+  }
 }
 
 TEST_CASE("odbc: the backend declares what it guarantees, and the dialect is the DBMS the driver names") {

@@ -618,54 +618,20 @@ TEST_CASE("postgres: a query that another session stops runs once more, on a new
   // holds, so that it surely runs when it is stopped; the test lets it go when it has seen enough.
   const pg_database db("sqlmorph_pg_stopped");
   auto conn = db.connect();
-  test::pg_session holder(db.name);
-  test::pg_session watcher(db.name);
-  // The session waiting for the lock, as "pid@transaction start" ("" when none).
-  const auto waiting = [&] {
-    return watcher.value(
-        "SELECT string_agg(l.pid || '@' || a.xact_start, ',') FROM pg_locks l JOIN pg_stat_activity a "
-        "USING (pid) WHERE l.locktype = 'advisory' AND l.objid = 4711 AND NOT l.granted AND l.database = "
-        "(SELECT oid FROM pg_database WHERE datname = current_database())");
-  };
   const auto pid_of = [](const std::string& waiter) { return waiter.substr(0, waiter.find('@')); };
-  struct stop {
-    const char* function;
-    int times;  // how many runs of the query to stop
-  };
-  const auto run_stopped = [&](stop how, std::vector<std::string>& waiters) {
-    holder.value("SELECT pg_advisory_lock(4711)");
-    std::string error;
-    std::thread stopper([&] {
-      try {
-        // Stopped once, the query must run again: that run is waited for, then let go.
-        const int runs = how.times == 1 ? 2 : how.times;
-        for (int i = 0; i < runs; ++i) {
-          // The next run of the query waits (a new session, or a new transaction after a cancel).
-          std::string w;
-          const bool seen = test::eventually([&] {
-            w = waiting();
-            return !w.empty() && (waiters.empty() || w != waiters.back());
-          });
-          if (!seen) break;  // no further run: let the query go
-          waiters.push_back(w);
-          if (i < how.times) watcher.value(std::string("SELECT ") + how.function + "(" + pid_of(w) + ")");
-        }
-      } catch (const std::exception& e) {
-        error = e.what();
-      }
-      holder.value("SELECT pg_advisory_unlock_all()");
-    });
+  const auto run_stopped = [&](const char* how, int times, std::vector<std::string>& waiters) {
     exec_limits limits;
     limits.timeout_seconds = 120;
-    query_outcome o = conn->execute("SELECT 5 FROM (SELECT pg_advisory_xact_lock_shared(4711)) l", limits);
-    stopper.join();
-    REQUIRE(error.empty());
+    query_outcome o;
+    waiters = test::pg_stop_waiting_query(db.name, 4711, how, times, [&] {
+      o = conn->execute("SELECT 5 FROM (SELECT pg_advisory_xact_lock_shared(4711)) l", limits);
+    });
     return o;
   };
 
   SUBCASE("terminated once: the query runs again on a new session and succeeds") {
     std::vector<std::string> waiters;
-    const query_outcome o = run_stopped({"pg_terminate_backend", 1}, waiters);
+    const query_outcome o = run_stopped("pg_terminate_backend", 1, waiters);
     INFO(o.message);
     REQUIRE(waiters.size() == 2);
     CHECK(pid_of(waiters[1]) != pid_of(waiters[0]));
@@ -674,7 +640,7 @@ TEST_CASE("postgres: a query that another session stops runs once more, on a new
   }
   SUBCASE("cancelled once: the query runs again and succeeds") {
     std::vector<std::string> waiters;
-    const query_outcome o = run_stopped({"pg_cancel_backend", 1}, waiters);
+    const query_outcome o = run_stopped("pg_cancel_backend", 1, waiters);
     INFO(o.message);
     REQUIRE(waiters.size() == 2);
     CHECK(pid_of(waiters[1]) == pid_of(waiters[0]));  // the same session, a new transaction
@@ -683,7 +649,7 @@ TEST_CASE("postgres: a query that another session stops runs once more, on a new
   }
   SUBCASE("terminated twice: a backend_error that says so") {
     std::vector<std::string> waiters;
-    const query_outcome o = run_stopped({"pg_terminate_backend", 2}, waiters);
+    const query_outcome o = run_stopped("pg_terminate_backend", 2, waiters);
     CHECK(waiters.size() == 2);
     CHECK(o.status == query_status::backend_error);
     CHECK(o.message.find("terminating connection due to administrator command") != std::string::npos);
@@ -692,7 +658,7 @@ TEST_CASE("postgres: a query that another session stops runs once more, on a new
   }
   SUBCASE("cancelled twice: an error that says so") {
     std::vector<std::string> waiters;
-    const query_outcome o = run_stopped({"pg_cancel_backend", 2}, waiters);
+    const query_outcome o = run_stopped("pg_cancel_backend", 2, waiters);
     CHECK(waiters.size() == 2);
     CHECK(o.status == query_status::error);
     CHECK(o.message ==

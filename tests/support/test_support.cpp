@@ -384,6 +384,43 @@ bool eventually(const std::function<bool()>& condition, double seconds) {
   return true;
 }
 
+std::vector<std::string> pg_stop_waiting_query(const std::string& dbname, int key, const std::string& how,
+                                               int times, const std::function<void()>& run) {
+  pg_session holder(dbname);
+  pg_session watcher(dbname);
+  const std::string waiting_sql =
+      "SELECT string_agg(l.pid || '@' || a.xact_start, ',') FROM pg_locks l JOIN pg_stat_activity a USING "
+      "(pid) "
+      "WHERE l.locktype = 'advisory' AND l.objid = " +
+      std::to_string(key) +
+      " AND NOT l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+  holder.value("SELECT pg_advisory_lock(" + std::to_string(key) + ")");
+  std::vector<std::string> waiters;
+  std::string error;
+  std::thread stopper([&] {
+    try {
+      const int runs = times == 1 ? 2 : times;
+      for (int i = 0; i < runs; ++i) {
+        std::string w;
+        const bool seen = eventually([&] {
+          w = watcher.value(waiting_sql);
+          return !w.empty() && (waiters.empty() || w != waiters.back());
+        });
+        if (!seen) break;  // no further run: let the query go
+        waiters.push_back(w);
+        if (i < times) watcher.value("SELECT " + how + "(" + w.substr(0, w.find('@')) + ")");
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    holder.value("SELECT pg_advisory_unlock_all()");
+  });
+  run();
+  stopper.join();
+  if (!error.empty()) throw std::runtime_error(error);
+  return waiters;
+}
+
 void use_test_odbc_config() {
   const auto dir = build_dir() / "test-servers" / "odbc";
   ::setenv("ODBCSYSINI", dir.c_str(), 1);

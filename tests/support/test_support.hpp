@@ -127,6 +127,15 @@ class pg_session {
 /// Polls `condition` every 20 ms until it holds (true) or `seconds` have passed (false).
 bool eventually(const std::function<bool()>& condition, double seconds = 30);
 
+/// Runs `run`, which must execute a query that waits for advisory lock `key` in `dbname` (e.g.
+/// `SELECT 5 FROM (SELECT pg_advisory_xact_lock_shared(4711)) l`), while a session of this test holds
+/// the lock and another thread stops the query `times` times with `how` (`pg_terminate_backend` or
+/// `pg_cancel_backend`), each time once it waits, so surely while it runs. Stopped once, the query
+/// must run again: that run is waited for, then let go. Returns the waiting sessions seen, as
+/// "pid@transaction start" (a new session or a new transaction each time).
+std::vector<std::string> pg_stop_waiting_query(const std::string& dbname, int key, const std::string& how,
+                                               int times, const std::function<void()>& run);
+
 /// Points unixODBC at the drivers registered for the tests (build/test-servers/odbc), for this
 /// process and the programs it starts.
 void use_test_odbc_config();
