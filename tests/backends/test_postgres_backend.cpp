@@ -313,30 +313,29 @@ TEST_CASE("postgres: superusers and roles that reach server files are refused un
   REQUIRE(allowed.conn != nullptr);
   CHECK(single_integer(*allowed.conn, "SELECT count(*) FROM t") == 1);
 
-  // A role that is no superuser but may read the server's files.
-  test::pg_exec(
-      "postgres",
-      "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'sqlmorph_pg_filereader') THEN "
-      "CREATE ROLE sqlmorph_pg_filereader LOGIN; END IF; END $$; "
-      "GRANT pg_read_server_files TO sqlmorph_pg_filereader");
-  const connect_outcome files =
-      postgres_backend(false)->connect(pg.conninfo(db.name, "sqlmorph_pg_filereader"));
-  CHECK(files.conn == nullptr);
-  CHECK(files.status == query_status::backend_error);
-  CHECK(files.message.find("member of 'pg_read_server_files'") != std::string::npos);
-
-  // A role that may signal every other role's sessions.
-  test::pg_exec(
-      "postgres",
-      "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'sqlmorph_pg_signaller') THEN "
-      "CREATE ROLE sqlmorph_pg_signaller LOGIN; END IF; END $$; "
-      "GRANT pg_signal_backend TO sqlmorph_pg_signaller");
-  const connect_outcome signaller =
-      postgres_backend(false)->connect(pg.conninfo(db.name, "sqlmorph_pg_signaller"));
-  CHECK(signaller.conn == nullptr);
-  CHECK(signaller.message.find(
-            "it is a member of 'pg_signal_backend', so a query could cancel or terminate the "
-            "sessions of every other role") != std::string::npos);
+  // Roles that are no superusers but members of a predefined role that reaches too far.
+  struct member {
+    const char* role;
+    const char* of;
+    const char* why;  // a fragment of the refusal
+  };
+  const member members[] = {
+      {"sqlmorph_pg_filereader", "pg_read_server_files", "member of 'pg_read_server_files'"},
+      {"sqlmorph_pg_signaller", "pg_signal_backend",
+       "it is a member of 'pg_signal_backend', so a query could cancel or terminate the sessions of every "
+       "other role"},
+  };
+  for (const member& m : members) {
+    CAPTURE(m.role);
+    test::pg_exec("postgres",
+                  std::string("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '") + m.role +
+                      "') THEN CREATE ROLE " + m.role + " LOGIN; END IF; END $$; GRANT " + m.of + " TO " +
+                      m.role);
+    const connect_outcome refused_member = postgres_backend(false)->connect(pg.conninfo(db.name, m.role));
+    CHECK(refused_member.conn == nullptr);
+    CHECK(refused_member.status == query_status::backend_error);
+    CHECK(refused_member.message.find(m.why) != std::string::npos);
+  }
 
   // The read-only role is accepted.
   connect_outcome ok = postgres_backend(false)->connect(pg.conninfo(db.name, reader));
