@@ -62,8 +62,9 @@ connect_outcome postgres_backend::connect(std::string_view target) const {
 namespace {
 const sqlmorph_option_v1 postgres_options[] = {
     {"allow_superuser", "bool", "false",
-     "connect even as a superuser (or a role that can become one, read server files or run server programs); "
-     "refused by default: such a role could run COPY ... TO PROGRAM or read the server's files"},
+     "connect even as a superuser (or a role that can become one, read server files, run server programs or "
+     "signal other roles' sessions); refused by default: such a role could run COPY ... TO PROGRAM, read the "
+     "server's files or stop other sessions"},
     {"connect_timeout", "int", "10",
      "seconds to wait for a connection (0: no limit), unless the connection string sets connect_timeout"},
     {"application_name", "string", "sqlmorph",
