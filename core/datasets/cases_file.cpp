@@ -3,23 +3,26 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "datasets/text_lines.hpp"
 #include "errors.hpp"
 
 namespace sqlmorph::core {
 
 std::vector<example> read_cases_file(const std::filesystem::path& file,
                                      const std::optional<std::filesystem::path>& db_root) {
-  const std::vector<std::string> lines = read_lines(file);
-  const std::filesystem::path base = db_root ? *db_root : (file.has_parent_path() ? file.parent_path() : ".");
+  line_reader lines(file);
+  return read_cases(lines, db_root ? *db_root : (file.has_parent_path() ? file.parent_path() : "."));
+}
+
+std::vector<example> read_cases(line_reader& lines, const std::filesystem::path& base) {
   std::vector<example> out;
   std::map<std::string, std::size_t> first_line_of;
-  for (std::size_t n = 0; n < lines.size(); ++n) {
-    const std::string at = file.string() + ":" + std::to_string(n + 1);
-    if (trim(lines[n]).empty()) continue;
+  std::string line;
+  while (lines.next(line)) {
+    const std::string at = lines.where();
+    if (trim(line).empty()) continue;
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(lines[n]);
+      j = nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {
       throw usage_error(at + ": invalid JSON: " + e.what());
     }
@@ -59,7 +62,7 @@ std::vector<example> read_cases_file(const std::filesystem::path& file,
       if (ex.db_id.empty()) ex.db_id = db_path.stem().string();
     }
     const std::string key = ex.system + "\x1f" + ex.id;
-    if (auto [it, added] = first_line_of.emplace(key, n + 1); !added) {
+    if (auto [it, added] = first_line_of.emplace(key, lines.line_number()); !added) {
       throw usage_error(at + ": duplicate id '" + ex.id + "' (first on line " + std::to_string(it->second) +
                         ")");
     }

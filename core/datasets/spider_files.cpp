@@ -26,9 +26,13 @@ bool valid_utf8(std::string_view s) {
   return true;
 }
 
-std::vector<std::string> read_csv_predictions(const std::filesystem::path& file) {
-  const std::vector<csv_row> rows = parse_csv(read_file(file), file.string());
-  if (rows.empty()) throw usage_error(file.string() + ": empty CSV file");
+std::vector<std::string> read_csv_predictions(line_reader& lines) {
+  const std::string name = lines.name();
+  // A quoted field may span lines: the rows are parsed from the whole text, read within the bounds.
+  std::string text, line;
+  while (lines.next_raw(line)) text += line;
+  const std::vector<csv_row> rows = parse_csv(text, name);
+  if (rows.empty()) throw usage_error(name + ": empty CSV file");
   const auto& header = rows[0].fields;
   std::optional<std::size_t> column;
   for (std::size_t i = 0; i < header.size(); ++i) {
@@ -36,14 +40,14 @@ std::vector<std::string> read_csv_predictions(const std::filesystem::path& file)
     if (h == "predicted sql" || h == "predicted_sql" || h == "pred" || h == "prediction") column = i;
   }
   if (!column) {
-    throw usage_error(file.string() +
+    throw usage_error(name +
                       ":1: no prediction column in the CSV header (expected one named "
                       "\"PREDICTED SQL\", \"predicted_sql\", \"pred\" or \"prediction\")");
   }
   std::vector<std::string> out;
   for (std::size_t r = 1; r < rows.size(); ++r) {
     if (*column >= rows[r].fields.size()) {
-      throw usage_error(file.string() + ":" + std::to_string(rows[r].line) + ": row has " +
+      throw usage_error(name + ":" + std::to_string(rows[r].line) + ": row has " +
                         std::to_string(rows[r].fields.size()) + " fields, the header has " +
                         std::to_string(header.size()));
     }
@@ -63,8 +67,17 @@ prediction_tabs parse_prediction_tabs(const std::string& text) {
 std::vector<std::string> read_spider_predictions(const std::filesystem::path& file,
                                                  const std::vector<std::string>& gold_db_ids,
                                                  prediction_tabs tabs) {
-  if (lower_ascii(file.extension().string()) == ".csv") return read_csv_predictions(file);
-  std::vector<std::string> lines = read_lines(file);
+  line_reader reader(file);
+  return read_spider_predictions(reader, lower_ascii(file.extension().string()) == ".csv", gold_db_ids, tabs);
+}
+
+std::vector<std::string> read_spider_predictions(line_reader& reader, bool csv,
+                                                 const std::vector<std::string>& gold_db_ids,
+                                                 prediction_tabs tabs) {
+  if (csv) return read_csv_predictions(reader);
+  std::vector<std::string> lines;
+  for (std::string line; reader.next(line);) lines.push_back(std::move(line));
+  const std::string file = reader.name();
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string& line = lines[i];
     const std::string expected_db = i < gold_db_ids.size() ? gold_db_ids[i] : std::string();
@@ -76,7 +89,7 @@ std::vector<std::string> read_spider_predictions(const std::filesystem::path& fi
         spdlog::warn(
             "{}:{}: tab inside the SQL; as the official evaluator reads the file, the SQL ends at the first "
             "tab (--pred-tabs keep keeps the whole line)",
-            file.string(), i + 1);
+            file, i + 1);
       }
       line = trim(std::string_view(line).substr(0, tab));
       continue;
@@ -90,8 +103,8 @@ std::vector<std::string> read_spider_predictions(const std::filesystem::path& fi
     } else if (!suffix.empty() &&
                std::find(gold_db_ids.begin(), gold_db_ids.end(), suffix) != gold_db_ids.end()) {
       spdlog::warn(
-          "{}:{}: prediction ends with db_id '{}' but the gold line is for '{}'; is the file aligned?",
-          file.string(), i + 1, suffix, expected_db.empty() ? "?" : expected_db);
+          "{}:{}: prediction ends with db_id '{}' but the gold line is for '{}'; is the file aligned?", file,
+          i + 1, suffix, expected_db.empty() ? "?" : expected_db);
       line.resize(tab);
     }
   }
