@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
   } catch (const run_aborted& e) {
     std::cerr << "sqlmorph: " << e.what() << "\n";
     return 1;
+  } catch (const std::exception& e) {  // a failure nothing above expected: a message, never an abort
+    std::cerr << "sqlmorph: error: " << e.what() << "\n";
+    return 1;
   }
   return exit_code;
 }

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "datasets/json_input.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
 
@@ -15,11 +16,7 @@ namespace {
 constexpr std::string_view separator = "\t----- bird -----\t";
 
 nlohmann::json parse_json_file(const std::filesystem::path& file) {
-  try {
-    return nlohmann::json::parse(read_file(file));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw usage_error(file.string() + ": invalid JSON: " + e.what());
-  }
+  return parse_input_json(read_file(file), file.string());
 }
 
 }  // namespace
@@ -61,7 +58,8 @@ std::vector<example> read_bird_files(const bird_files& files) {
         if (required) throw usage_error(at + ": missing field '" + key + "'");
         return {};
       }
-      if (it->is_number_integer()) return std::to_string(it->get<long long>());
+      if (it->is_number_unsigned()) return std::to_string(it->get<std::uint64_t>());
+      if (it->is_number_integer()) return std::to_string(it->get<std::int64_t>());
       if (!it->is_string()) throw usage_error(at + ": field '" + key + "' must be a string");
       return it->get<std::string>();
     };

@@ -3,6 +3,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "datasets/json_input.hpp"
 #include "errors.hpp"
 
 namespace sqlmorph::core {
@@ -20,12 +21,7 @@ std::vector<example> read_cases(line_reader& lines, const std::filesystem::path&
   while (lines.next(line)) {
     const std::string at = lines.where();
     if (trim(line).empty()) continue;
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw usage_error(at + ": invalid JSON: " + e.what());
-    }
+    const nlohmann::json j = parse_input_json(line, lines.name(), lines.line_number());
     if (!j.is_object()) throw usage_error(at + ": expected a JSON object");
     const auto text = [&](const char* key, bool required) -> std::string {
       const auto it = j.find(key);
@@ -33,7 +29,10 @@ std::vector<example> read_cases(line_reader& lines, const std::filesystem::path&
         if (required) throw usage_error(at + ": missing field '" + key + "'");
         return {};
       }
-      if (std::string(key) == "id" && it->is_number_integer()) return std::to_string(it->get<long long>());
+      if (std::string(key) == "id") {
+        if (it->is_number_unsigned()) return std::to_string(it->get<std::uint64_t>());
+        if (it->is_number_integer()) return std::to_string(it->get<std::int64_t>());
+      }
       if (!it->is_string()) throw usage_error(at + ": field '" + key + "' must be a string");
       return it->get<std::string>();
     };

@@ -50,3 +50,66 @@ TEST_CASE("hostile inputs: /dev/zero, a directory and an endless pipe are refuse
   CHECK(bird.exit_code == 2);
   CHECK(bird.err.find("/dev/zero: is a character device, not a file sqlmorph reads") != std::string::npos);
 }
+
+TEST_CASE(
+    "hostile inputs: numbers out of range in any JSON input are an error with its line, never an abort") {
+  test::temp_dir dir;
+  const std::string db = (test::build_dir() / "examples/demo/demo.sqlite").string();
+  const auto eval_cases = [&](const std::string& name, const std::string& text) {
+    write_file(dir.path() / name, text);
+    return run_sqlmorph({"--config", config_arg(), "eval", "--cases", (dir.path() / name).string(), "--out",
+                         (dir.path() / ("out-" + name)).string()});
+  };
+  const std::string good =
+      "{\"id\": \"a\", \"db\": \"" + db + "\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 1\"}\n";
+  const auto id =
+      eval_cases("id.jsonl", good + "{\"id\":1e999,\"db\":\"x\",\"gold\":\"G\",\"pred\":\"P\"}\n");
+  CHECK(id.exit_code == 2);
+  CHECK(id.err.find("id.jsonl:2: invalid JSON: number overflow parsing '1e999'") != std::string::npos);
+  const auto extra =
+      eval_cases("extra.jsonl", "{\"id\":\"b\",\"foo\":1e400,\"db\":\"x\",\"gold\":\"G\",\"pred\":\"P\"}\n");
+  CHECK(extra.exit_code == 2);
+  CHECK(extra.err.find("extra.jsonl:1: invalid JSON: number overflow parsing '1e400'") != std::string::npos);
+  const auto question = eval_cases(
+      "question.jsonl", "{\"id\":\"c\",\"question\":-1e309,\"db\":\"x\",\"gold\":\"G\",\"pred\":\"P\"}\n");
+  CHECK(question.exit_code == 2);
+  CHECK(question.err.find("question.jsonl:1: invalid JSON: number overflow parsing '-1e309'") !=
+        std::string::npos);
+  const auto deep = eval_cases("deep.jsonl", std::string(100000, '[') + "\n");
+  CHECK(deep.exit_code == 2);
+  CHECK(deep.err.find("deep.jsonl:1: invalid JSON: nested deeper than 512 levels") != std::string::npos);
+
+  // BIRD: questions and predictions are whole JSON documents; the line is where the number is.
+  write_file(
+      dir.path() / "questions.json",
+      "[\n  {\"question_id\": 0, \"db_id\": \"demo\", \"question\": \"q\", \"SQL\": \"SELECT 1\"}\n]\n");
+  write_file(dir.path() / "pred.json", "{\"0\": \"SELECT 1\",\n \"1\": 1e999}\n");
+  const auto bird =
+      run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "bird", "--gold",
+                    (dir.path() / "questions.json").string(), "--pred", (dir.path() / "pred.json").string(),
+                    "--db-root", dir.path().string(), "--out", (dir.path() / "out-bird").string()});
+  CHECK(bird.exit_code == 2);
+  CHECK(bird.err.find("pred.json:2: invalid JSON: number overflow parsing '1e999'") != std::string::npos);
+  write_file(dir.path() / "questions2.json",
+             "[\n  {\"question_id\": 0, \"db_id\": \"demo\",\n   \"question\": \"q\", \"SQL\": 1E+999}\n]\n");
+  const auto bird_questions =
+      run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "bird", "--gold",
+                    (dir.path() / "questions2.json").string(), "--pred", (dir.path() / "pred.json").string(),
+                    "--db-root", dir.path().string(), "--out", (dir.path() / "out-bird2").string()});
+  CHECK(bird_questions.exit_code == 2);
+  CHECK(bird_questions.err.find("questions2.json:3: invalid JSON: number overflow parsing '1E+999'") !=
+        std::string::npos);
+
+  // Spider's questions (dev.json, read for the judges).
+  write_file(dir.path() / "gold.sql", "SELECT 1\tdemo\n");
+  write_file(dir.path() / "pred.sql", "SELECT 1\n");
+  write_file(dir.path() / "dev.json",
+             "[{\"db_id\": \"demo\", \"question\": \"q\", \"query_toks\": [1e999]}]");
+  const auto spider =
+      run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold",
+                    (dir.path() / "gold.sql").string(), "--pred", (dir.path() / "pred.sql").string(),
+                    "--db-root", dir.path().string(), "--questions", (dir.path() / "dev.json").string(),
+                    "--out", (dir.path() / "out-spider").string()});
+  CHECK(spider.exit_code == 2);
+  CHECK(spider.err.find("dev.json:1: invalid JSON: number overflow parsing '1e999'") != std::string::npos);
+}
