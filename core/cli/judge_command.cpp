@@ -8,6 +8,7 @@
 
 #include "app/environment.hpp"
 #include "cli/commands.hpp"
+#include "datasets/database_folder.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
 #include "judges/judge_panel.hpp"
@@ -63,8 +64,7 @@ std::optional<database_choice> database_of(const judge_options& o) {
   if (o.db) return database_choice{*o.db, std::filesystem::path(*o.db).stem().string()};
   if (o.db_id) {
     if (!o.db_root) throw usage_error("--db-id needs --db-root DIR (databases are DIR/ID/ID.sqlite)");
-    return database_choice{(std::filesystem::path(*o.db_root) / *o.db_id / (*o.db_id + ".sqlite")).string(),
-                           *o.db_id};
+    return database_choice{database_file_in(*o.db_root, *o.db_id, "--db-id").string(), *o.db_id};
   }
   return std::nullopt;
 }

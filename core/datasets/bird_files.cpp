@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "datasets/database_folder.hpp"
 #include "datasets/json_input.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
@@ -24,6 +25,7 @@ nlohmann::json parse_json_file(const std::filesystem::path& file) {
 std::vector<example> read_bird_files(const bird_files& files) {
   const nlohmann::json questions = parse_json_file(files.gold);
   if (!questions.is_array()) throw usage_error(files.gold.string() + ": expected a JSON list of questions");
+  if (questions.empty()) throw usage_error(files.gold.string() + ": no question in the list (it is empty)");
   const nlohmann::json predictions = parse_json_file(files.pred);
   if (!predictions.is_object()) {
     throw usage_error(files.pred.string() +
@@ -68,7 +70,7 @@ std::vector<example> read_bird_files(const bird_files& files) {
     ex.id = system + ":" + std::to_string(i);
     ex.item = std::to_string(i);
     ex.db_id = text("db_id", true);
-    ex.db = (files.db_root / ex.db_id / (ex.db_id + ".sqlite")).string();
+    ex.db = database_file_in(files.db_root, ex.db_id, at).string();
     ex.gold = text("SQL", true);
     ex.question = text("question", false);
     ex.evidence = text("evidence", false);

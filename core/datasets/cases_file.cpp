@@ -67,6 +67,8 @@ std::vector<example> read_cases(line_reader& lines, const std::filesystem::path&
     }
     out.push_back(std::move(ex));
   }
+  // An empty file is a mistake (a wrong path, a failed export), not a benchmark of zero examples.
+  if (out.empty()) throw usage_error(lines.name() + ": no case in the file (it is empty or blank)");
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <sqlmorph/unicode.hpp>
 
 #include "datasets/csv.hpp"
+#include "datasets/database_folder.hpp"
 #include "datasets/spider_hardness.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
@@ -125,6 +126,7 @@ std::vector<example> read_spider_files(const spider_files& files) {
     gold_sql.push_back(gold_lines[i].substr(0, tab));
     db_ids.push_back(db_id);
   }
+  if (gold_sql.empty()) throw usage_error(files.gold.string() + ": no gold query in the file (it is empty)");
   const std::vector<std::string> preds = read_spider_predictions(files.pred, db_ids, files.tabs);
   if (preds.size() < gold_sql.size()) {
     spdlog::warn(
@@ -150,7 +152,8 @@ std::vector<example> read_spider_files(const spider_files& files) {
     ex.id = system + ":" + std::to_string(i);
     ex.item = std::to_string(i);
     ex.db_id = db_ids[i];
-    ex.db = (files.db_root / db_ids[i] / (db_ids[i] + ".sqlite")).string();
+    ex.db = database_file_in(files.db_root, db_ids[i], files.gold.string() + ":" + std::to_string(i + 1))
+                .string();
     ex.gold = gold_sql[i];
     ex.difficulty = spider_hardness(gold_sql[i]);
     ex.system = system;

@@ -56,6 +56,7 @@ void component_registry::load_directories(const std::vector<std::filesystem::pat
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) {
       spdlog::debug("plugin directory {} does not exist; skipped", dir.string());
+      missing_dirs_.push_back(dir);
       continue;
     }
     std::vector<std::filesystem::path> files;
@@ -112,6 +113,13 @@ std::vector<const component_info*> component_registry::list(std::string_view kin
   return out;
 }
 
+std::string component_registry::missing_directories_note() const {
+  if (missing_dirs_.empty()) return {};
+  std::string note = " (plugin folders that do not exist: ";
+  for (std::size_t i = 0; i < missing_dirs_.size(); ++i) note += (i ? ", " : "") + missing_dirs_[i].string();
+  return note + ")";
+}
+
 const component_info& component_registry::require(std::string_view kind, std::string_view name) const {
   if (const component_info* info = find(kind, name)) return *info;
   std::string msg = "unknown " + std::string(kind) + " '" + std::string(name) + "'";
@@ -126,7 +134,7 @@ const component_info& component_registry::require(std::string_view kind, std::st
   if (!refusals_.empty())
     msg +=
         " (" + std::to_string(refusals_.size()) + " plugin libraries were refused; see `sqlmorph plugins`)";
-  throw usage_error(msg);
+  throw usage_error(msg + missing_directories_note());
 }
 
 component_registry::bound_options component_registry::bind(const component_info& info,

@@ -27,8 +27,14 @@ class component_registry {
   component_registry& operator=(const component_registry&) = delete;
 
   /// Loads every `*.so` in each directory (directories in order, files by name). Missing
-  /// directories are skipped; refused libraries are recorded (see refusals()) and logged.
+  /// directories are skipped (and recorded: missing_directories()); refused libraries are recorded
+  /// (see refusals()) and logged.
   void load_directories(const std::vector<std::filesystem::path>& dirs);
+  /// The directories given to load_directories that do not exist.
+  const std::vector<std::filesystem::path>& missing_directories() const noexcept { return missing_dirs_; }
+  /// " (plugin folders that do not exist: A, B)", or "" when every folder exists: for messages about
+  /// a component that was not found.
+  std::string missing_directories_note() const;
 
   /// Loads one library. Returns false (and records the refusal) when it is refused, including when
   /// one of its components has the same kind and name as an already registered one.
@@ -77,6 +83,7 @@ class component_registry {
 
   std::deque<loaded_library> libraries_;  // deque: component pointers stay valid
   std::vector<plugin_refusal> refusals_;
+  std::vector<std::filesystem::path> missing_dirs_;
   // kind -> name -> component (owned by libraries_)
   std::map<std::string, std::map<std::string, const component_info*, std::less<>>, std::less<>> by_kind_;
 

@@ -113,3 +113,90 @@ TEST_CASE(
   CHECK(spider.exit_code == 2);
   CHECK(spider.err.find("dev.json:1: invalid JSON: number overflow parsing '1e999'") != std::string::npos);
 }
+
+TEST_CASE("mistaken inputs: broken CSV quoting, empty inputs, duplicate BIRD keys, db_id outside the root") {
+  test::temp_dir dir;
+  const auto p = [&](const char* name) { return (dir.path() / name).string(); };
+  const auto out = [&](const char* name) { return (dir.path() / "out" / name).string(); };
+  write_file(p("gold.sql"), "SELECT 1\tdemo\nSELECT 2\tdemo\n");
+  const auto spider = [&](const std::string& gold, const std::string& pred, const char* o) {
+    return run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold", gold, "--pred",
+                         pred, "--db-root", dir.path().string(), "--out", out(o)});
+  };
+  // A quote inside a quoted field that was not doubled: the line of the broken field.
+  write_file(p("pred.csv"), "PREDICTED SQL\n\"SELECT 1\"\n\"SELECT \"name\" FROM t\"\n");
+  const auto csv = spider(p("gold.sql"), p("pred.csv"), "csv");
+  CHECK(csv.exit_code == 2);
+  CHECK(csv.err.find(
+            "pred.csv:3: broken quoting: text after the closing quote of a field that starts on line 3") !=
+        std::string::npos);
+
+  // Empty inputs are refused, not evaluated as zero examples.
+  write_file(p("empty.jsonl"), "\n  \n");
+  const auto cases =
+      run_sqlmorph({"--config", config_arg(), "eval", "--cases", p("empty.jsonl"), "--out", out("e")});
+  CHECK(cases.exit_code == 2);
+  CHECK(cases.err.find("empty.jsonl: no case in the file (it is empty or blank)") != std::string::npos);
+  write_file(p("empty.sql"), "");
+  const auto gold = spider(p("empty.sql"), p("gold.sql"), "g");
+  CHECK(gold.exit_code == 2);
+  CHECK(gold.err.find("empty.sql: no gold query in the file (it is empty)") != std::string::npos);
+  write_file(p("empty.json"), "[]");
+  write_file(p("bird_pred.json"), "{}");
+  const auto bird_empty =
+      run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "bird", "--gold", p("empty.json"),
+                    "--pred", p("bird_pred.json"), "--db-root", dir.path().string(), "--out", out("b")});
+  CHECK(bird_empty.exit_code == 2);
+  CHECK(bird_empty.err.find("empty.json: no question in the list (it is empty)") != std::string::npos);
+
+  // BIRD predictions naming a question twice: the last one is used, and the warning names the keys.
+  write_file(p("questions.json"),
+             "[{\"db_id\": \"demo\", \"question\": \"q\", \"SQL\": \"SELECT 1\"},\n"
+             " {\"db_id\": \"demo\", \"question\": \"q\", \"SQL\": \"SELECT 2\"}]");
+  write_file(p("dup.json"),
+             "{\"0\": \"SELECT 1\",\n \"1\": \"SELECT 5\",\n \"1\": \"SELECT 2\",\n \"0\": \"SELECT 1\"}");
+  const auto dup =
+      run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "bird", "--gold", p("questions.json"),
+                    "--pred", p("dup.json"), "--db-root", dir.path().string(), "--techniques",
+                    "execution_accuracy", "--out", out("d")});
+  CHECK(dup.exit_code == 0);
+  CHECK(dup.err.find("dup.json: 2 keys given twice in one object; the last value is used: \"0\", \"1\"") !=
+        std::string::npos);
+
+  // A db_id that would reach outside --db-root is refused, naming where it was read.
+  write_file(p("escape.sql"), "SELECT 1\tdemo\nSELECT 1\t../../etc\n");
+  const auto escape = spider(p("escape.sql"), p("gold.sql"), "x");
+  CHECK(escape.exit_code == 2);
+  CHECK(escape.err.find("escape.sql:2: db_id '../../etc' is not a database name") != std::string::npos);
+  write_file(p("slash.sql"), "SELECT 1\t/etc/passwd\n");
+  const auto slash = spider(p("slash.sql"), p("gold.sql"), "s");
+  CHECK(slash.exit_code == 2);
+  CHECK(slash.err.find("slash.sql:1: db_id '/etc/passwd' is not a database name") != std::string::npos);
+  write_file(p("bird_escape.json"), "[{\"db_id\": \"..\", \"question\": \"q\", \"SQL\": \"SELECT 1\"}]");
+  const auto bird_escape =
+      run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "bird", "--gold", p("bird_escape.json"),
+                    "--pred", p("bird_pred.json"), "--db-root", dir.path().string(), "--out", out("be")});
+  CHECK(bird_escape.exit_code == 2);
+  CHECK(bird_escape.err.find("bird_escape.json question 0: db_id '..' is not a database name") !=
+        std::string::npos);
+  const auto judge = run_sqlmorph({"--config", config_arg(), "judge", "--question", "q", "--sql", "SELECT 1",
+                                   "--db-id", "../demo", "--db-root", dir.path().string()});
+  CHECK(judge.exit_code == 2);
+  CHECK(judge.err.find("--db-id: db_id '../demo' is not a database name") != std::string::npos);
+}
+
+TEST_CASE("mistaken configuration: a plugin folder that does not exist is named") {
+  test::temp_dir dir;
+  const auto missing = dir.path() / "no-such-plugins";
+  write_file(dir.path() / "none.toml", "[plugins]\ndirs = [\"" + missing.string() + "\"]\n");
+  const auto none = run_sqlmorph({"--config", (dir.path() / "none.toml").string(), "techniques"});
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("none.toml: no plugin folder exists (" + missing.string() + ")") != std::string::npos);
+  write_file(dir.path() / "some.toml",
+             "[plugins]\ndirs = [\"" + test::plugin_dir().string() + "\", \"" + missing.string() + "\"]\n");
+  const auto some = run_sqlmorph({"--config", (dir.path() / "some.toml").string(), "judge", "--question", "q",
+                                  "--sql", "SELECT 1", "--judges", "my_judge"});
+  CHECK(some.exit_code == 2);
+  CHECK(some.err.find("unknown judge 'my_judge'") != std::string::npos);
+  CHECK(some.err.find("plugin folders that do not exist: " + missing.string()) != std::string::npos);
+}
