@@ -37,6 +37,9 @@ struct run_options {
   bool no_embedding_cache = false;
 };
 
+/// --config, -v and -q, on the app and on every subcommand (bound to the same `g`).
+void add_global_options(CLI::App& cmd, global_options& g);
+
 void add_run_options(CLI::App& cmd, run_options& o);
 /// --embedding-cache FILE and --no-embedding-cache.
 void add_embedding_cache_options(CLI::App& cmd, std::optional<std::string>& file, bool& none);

@@ -115,6 +115,8 @@ int run_eval(const global_options& g, const eval_options& o) {
   settings.techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
                                                    parse_penalize_choice(o.run.penalize), env->registry());
   settings.judges = resolve_judges(env->config(), env->registry(), o.judges);
+  if (settings.techniques.empty() && settings.judges.empty())
+    throw usage_error("nothing to do: --techniques none and no --judges");
   settings.out_dir = std::filesystem::path(o.out);
   settings.jobs = o.jobs.value_or(env->config().run.jobs);
   settings.resume = o.resume;

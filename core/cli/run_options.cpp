@@ -6,8 +6,17 @@
 
 namespace sqlmorph::core {
 
+void add_global_options(CLI::App& cmd, global_options& g) {
+  cmd.add_option(
+      "--config", g.config_file,
+      "configuration file (default: $SQLMORPH_CONFIG, else ./sqlmorph.toml, else built-in defaults)");
+  cmd.add_flag("-v,--verbose", g.verbosity, "more log output (-vv for trace)");
+  cmd.add_flag("-q,--quiet", g.quiet, "only errors on stderr");
+}
+
 void add_run_options(CLI::App& cmd, run_options& o) {
-  cmd.add_option("--techniques", o.techniques, "comma-separated technique names, or 'all'")
+  cmd.add_option("--techniques", o.techniques,
+                 "comma-separated technique names, 'all', or 'none' (judges only; see `sqlmorph techniques`)")
       ->capture_default_str();
   cmd.add_option("--penalize-extra-pred-cols", o.penalize,
                  "count every predicted cell in precision (true), only aligned ones (false), or report both")
