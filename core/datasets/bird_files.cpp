@@ -16,20 +16,31 @@ namespace {
 
 constexpr std::string_view separator = "\t----- bird -----\t";
 
-nlohmann::json parse_json_file(const std::filesystem::path& file) {
-  return parse_input_json(read_file(file), file.string());
+nlohmann::json parse_json_file(const std::filesystem::path& file, const char* what) {
+  const std::string text = read_file(file);
+  if (!looks_like_json(text)) {
+    throw usage_error(file.string() + ": not JSON, but BIRD's " + what +
+                      " are a JSON document: Spider files go with --benchmark spider, a JSONL cases file "
+                      "with --cases");
+  }
+  return parse_input_json(text, file.string());
 }
 
 }  // namespace
 
 std::vector<example> read_bird_files(const bird_files& files) {
-  const nlohmann::json questions = parse_json_file(files.gold);
-  if (!questions.is_array()) throw usage_error(files.gold.string() + ": expected a JSON list of questions");
+  const nlohmann::json questions = parse_json_file(files.gold, "questions");
+  if (!questions.is_array()) {
+    throw usage_error(
+        files.gold.string() + ": expected a JSON list of questions" +
+        (questions.is_object() ? " (an object is a predictions file: it goes with --pred)" : ""));
+  }
   if (questions.empty()) throw usage_error(files.gold.string() + ": no question in the list (it is empty)");
-  const nlohmann::json predictions = parse_json_file(files.pred);
+  const nlohmann::json predictions = parse_json_file(files.pred, "predictions");
   if (!predictions.is_object()) {
     throw usage_error(files.pred.string() +
-                      ": expected a JSON object {\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}");
+                      ": expected a JSON object {\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}" +
+                      (predictions.is_array() ? " (a list is a questions file: it goes with --gold)" : ""));
   }
   std::map<std::size_t, std::string> sql_of;
   for (const auto& [key, value] : predictions.items()) {

@@ -21,6 +21,12 @@ std::vector<example> read_cases(line_reader& lines, const std::filesystem::path&
   while (lines.next(line)) {
     const std::string at = lines.where();
     if (trim(line).empty()) continue;
+    if (!looks_like_json(line)) {
+      throw usage_error(
+          at +
+          ": expected one JSON object per line (the cases format); Spider and BIRD files go with "
+          "--benchmark spider|bird --gold ... --pred ...");
+    }
     const nlohmann::json j = parse_input_json(line, lines.name(), lines.line_number());
     if (!j.is_object()) throw usage_error(at + ": expected a JSON object");
     const auto text = [&](const char* key, bool required) -> std::string {

@@ -130,4 +130,9 @@ nlohmann::json parse_input_json(std::string_view text, const std::string& file, 
   return std::move(builder.root);
 }
 
+bool looks_like_json(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n\f\v");
+  return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+}
+
 }  // namespace sqlmorph::core

@@ -19,4 +19,8 @@ inline constexpr std::size_t max_json_depth = 512;
 /// JSON: ..."). Throws usage_error.
 nlohmann::json parse_input_json(std::string_view text, const std::string& file, std::size_t first_line = 1);
 
+/// Whether `text` starts (after blanks) as a JSON object or array does: to recognise a JSON file
+/// given where a line-oriented one (Spider's) is expected, and the reverse.
+bool looks_like_json(std::string_view text);
+
 }  // namespace sqlmorph::core

@@ -6,6 +6,7 @@
 
 #include "datasets/csv.hpp"
 #include "datasets/database_folder.hpp"
+#include "datasets/json_input.hpp"
 #include "datasets/spider_hardness.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
@@ -77,7 +78,18 @@ std::vector<std::string> read_spider_predictions(line_reader& reader, bool csv,
                                                  prediction_tabs tabs) {
   if (csv) return read_csv_predictions(reader);
   std::vector<std::string> lines;
-  for (std::string line; reader.next(line);) lines.push_back(std::move(line));
+  bool seen_text = false;
+  for (std::string line; reader.next(line);) {
+    if (!seen_text && !trim(line).empty()) {
+      seen_text = true;
+      if (looks_like_json(line)) {
+        throw usage_error(reader.where() +
+                          ": this is JSON, not Spider predictions (one SQL per line): BIRD predictions go "
+                          "with --benchmark bird, a JSONL cases file with --cases");
+      }
+    }
+    lines.push_back(std::move(line));
+  }
   const std::string file = reader.name();
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string& line = lines[i];
@@ -121,7 +133,11 @@ std::vector<example> read_spider_files(const spider_files& files) {
     const std::string db_id = tab == std::string::npos ? std::string() : trim(gold_lines[i].substr(tab + 1));
     if (db_id.empty()) {
       throw usage_error(files.gold.string() + ":" + std::to_string(i + 1) +
-                        ": expected 'SQL<TAB>db_id' (Spider's gold format)");
+                        ": expected 'SQL<TAB>db_id' (Spider's gold format)" +
+                        (looks_like_json(gold_lines[i])
+                             ? "; this is JSON: BIRD questions go with --benchmark bird, a JSONL cases file "
+                               "with --cases"
+                             : ""));
     }
     gold_sql.push_back(gold_lines[i].substr(0, tab));
     db_ids.push_back(db_id);

@@ -104,3 +104,69 @@ TEST_CASE("new user: sqlmorph techniques --json lists every technique with its c
   CHECK(j["techniques"][0]["name"] == "execution_accuracy");
   CHECK(j["techniques"][0]["columns"]["name"] == "positional");
 }
+
+TEST_CASE(
+    "new user: a file of one benchmark's format given as another's is refused, naming the right option") {
+  test::temp_dir dir;
+  const auto p = [&](const char* name) { return (dir.path() / name).string(); };
+  write_file(p("gold.sql"), "SELECT count(*) FROM employees\tdemo\n");
+  write_file(p("pred.sql"), "SELECT count(*) FROM employees\n");
+  write_file(p("bird_pred.json"), "{\"0\": \"SELECT count(*) FROM employees\\t----- bird -----\\tdemo\"}");
+  write_file(p("questions.json"),
+             "[{\"question_id\": 0, \"db_id\": \"demo\", \"question\": \"q\", \"SQL\": \"SELECT 1\"}]");
+  write_file(p("cases.jsonl"), "{\"id\": \"a\", \"db\": \"" + demo_db() +
+                                   "\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 1\"}\n");
+  int n = 0;
+  const auto eval = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"--config", config_arg(), "-q",
+                                    "eval",     "--out",      p("out") + std::to_string(++n)};
+    all.insert(all.end(), args.begin(), args.end());
+    return run_sqlmorph(all);
+  };
+  const std::vector<std::string> spider = {"--benchmark", "spider",    "--gold",
+                                           p("gold.sql"), "--db-root", dir.path().string()};
+  const auto with = [](std::vector<std::string> a, std::vector<std::string> b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  // BIRD predictions as Spider predictions: before, every example scored 0 with exit code 0.
+  const auto bird_as_spider = eval(with(spider, {"--pred", p("bird_pred.json")}));
+  CHECK(bird_as_spider.exit_code == 2);
+  CHECK(bird_as_spider.err.find(
+            "bird_pred.json:1: this is JSON, not Spider predictions (one SQL per line): BIRD "
+            "predictions go with --benchmark bird") != std::string::npos);
+  const auto cases_as_spider = eval(with(spider, {"--pred", p("cases.jsonl")}));
+  CHECK(cases_as_spider.exit_code == 2);
+  CHECK(cases_as_spider.err.find("cases.jsonl:1: this is JSON, not Spider predictions") != std::string::npos);
+  const auto questions_as_gold = eval({"--benchmark", "spider", "--gold", p("questions.json"), "--pred",
+                                       p("pred.sql"), "--db-root", dir.path().string()});
+  CHECK(questions_as_gold.exit_code == 2);
+  CHECK(
+      questions_as_gold.err.find("questions.json:1: expected 'SQL<TAB>db_id' (Spider's gold format); this is "
+                                 "JSON: BIRD questions go with --benchmark bird") != std::string::npos);
+  const auto spider_as_cases = eval({"--cases", p("gold.sql")});
+  CHECK(spider_as_cases.exit_code == 2);
+  CHECK(
+      spider_as_cases.err.find("gold.sql:1: expected one JSON object per line (the cases format); Spider and "
+                               "BIRD files go with --benchmark") != std::string::npos);
+  const std::vector<std::string> bird = {"--benchmark", "bird", "--db-root", dir.path().string()};
+  const auto spider_as_bird = eval(with(bird, {"--gold", p("gold.sql"), "--pred", p("bird_pred.json")}));
+  CHECK(spider_as_bird.exit_code == 2);
+  CHECK(spider_as_bird.err.find(
+            "gold.sql: not JSON, but BIRD's questions are a JSON document: Spider files go with "
+            "--benchmark spider") != std::string::npos);
+  const auto swapped = eval(with(bird, {"--gold", p("bird_pred.json"), "--pred", p("questions.json")}));
+  CHECK(swapped.exit_code == 2);
+  CHECK(swapped.err.find(
+            "bird_pred.json: expected a JSON list of questions (an object is a predictions file: it "
+            "goes with --pred)") != std::string::npos);
+  const auto questions_as_pred =
+      eval(with(bird, {"--gold", p("questions.json"), "--pred", p("questions.json")}));
+  CHECK(questions_as_pred.exit_code == 2);
+  CHECK(questions_as_pred.err.find("(a list is a questions file: it goes with --gold)") != std::string::npos);
+  // The right files are accepted.
+  CHECK(eval(with(spider, {"--pred", p("pred.sql"), "--techniques", "execution_accuracy"})).exit_code == 0);
+  CHECK(eval(with(bird, {"--gold", p("questions.json"), "--pred", p("bird_pred.json"), "--techniques",
+                         "execution_accuracy"}))
+            .exit_code == 0);
+}
