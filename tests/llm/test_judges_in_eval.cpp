@@ -169,3 +169,38 @@ TEST_CASE("examples/judges/bird_judge.sh judges a BIRD mini-dev question end to 
   CHECK(j["judges"][1]["label"] == 1);
   CHECK(j["schema_source"] == "debit_card_specializing.sqlite");
 }
+
+TEST_CASE("eval --judges: an example whose database is missing is judge_error, and the judge is not asked") {
+  fake_openai_server server(&answer);
+  test::temp_dir dir;
+  test::create_sqlite(dir.path() / "shop.sqlite", "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);");
+  write_file(
+      dir.path() / "cases.jsonl",
+      R"({"id": "here", "db": "shop.sqlite", "question": "Names?", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items"}
+{"id": "gone", "db": "missing.sqlite", "question": "Question about a missing database?", "gold": "SELECT 1", "pred": "SELECT 1"}
+)");
+  write_file(dir.path() / "sqlmorph.toml",
+             "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
+                 "\", api_key_env = \"\", timeout = 5.0 }\n");
+  const auto out = dir.path() / "out";
+  const auto r = test::run_sqlmorph({"--config", (dir.path() / "sqlmorph.toml").string(), "eval", "--cases",
+                                     (dir.path() / "cases.jsonl").string(), "--techniques", "none",
+                                     "--judges", "adherence,sql_correctness", "--out", out.string()});
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto results = read_jsonl(out / "results.jsonl");
+  REQUIRE(results.size() == 4);
+  CHECK(results[0]["status"] == "ok");
+  for (const json& gone : {results[2], results[3]}) {
+    CAPTURE(gone.dump());
+    CHECK(gone["id"] == "gone");
+    CHECK(gone["status"] == "judge_error");
+    CHECK(gone["label"].is_null());
+    CHECK(gone["error"].get<std::string>().find("not asked: cannot open the database (db_missing)") !=
+          std::string::npos);
+  }
+  for (const auto& req : server.requests()) {
+    if (req.method != "POST") continue;
+    CHECK(prompt_of(req).find("missing database") == std::string::npos);
+  }
+}
