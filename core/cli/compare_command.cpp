@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "app/environment.hpp"
+#include "app/preflight.hpp"
 #include "cli/commands.hpp"
 #include "errors.hpp"
 #include "eval/example_evaluator.hpp"
@@ -44,6 +45,7 @@ int run_compare(const global_options& g, const compare_options& o) {
   const auto techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
                                                      parse_penalize_choice(o.run.penalize), env->registry());
   if (techniques.empty()) throw usage_error("compare needs a technique (--techniques none leaves none)");
+  if (!o.run.no_preflight) check_remote_services(techniques, {}, env->registry());
   const run_limits limits = limits_from(env->config(), o.run);
   query_runner runner(limits.gold, limits.pred);
   example_evaluator evaluator(runner, techniques, env->routes(route_choice_from(o.run)));

@@ -38,6 +38,13 @@ void add_run_options(CLI::App& cmd, run_options& o) {
   cmd.add_option("--db-backend", o.db_backends,
                  "DB_ID=BACKEND: the backend of one database (repeatable; over [databases])");
   add_embedding_cache_options(cmd, o.embedding_cache, o.no_embedding_cache);
+  add_preflight_option(cmd, o.no_preflight);
+}
+
+void add_preflight_option(CLI::App& cmd, bool& no_preflight) {
+  cmd.add_flag("--no-preflight", no_preflight,
+               "do not check first (one GET <base_url>/models each) that the judges' and embedders' servers "
+               "answer");
 }
 
 void add_embedding_cache_options(CLI::App& cmd, std::optional<std::string>& file, bool& none) {

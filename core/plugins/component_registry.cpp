@@ -252,4 +252,34 @@ std::shared_ptr<const void> component_registry::create_erased(std::string_view k
   return instance;
 }
 
+std::vector<std::shared_ptr<const void>> component_registry::used_instances(std::string_view spec_kind,
+                                                                            const component_spec& spec,
+                                                                            std::string_view kind) const {
+  std::vector<std::shared_ptr<const void>> out;
+  if (spec.instance) return out;
+  const component_spec actual = resolved(spec_kind, spec);
+  const component_info& info = require(spec_kind, actual.name);
+  for (const option_decl& decl : info.options) {
+    if (decl.type == "bool" || decl.type == "int" || decl.type == "double" || decl.type == "string") continue;
+    spec_value v;
+    if (const auto it = actual.options.find(decl.name); it != actual.options.end()) {
+      v = it->second;
+    } else if (decl.default_value) {
+      v = parse_default(decl);
+    } else {
+      continue;
+    }
+    std::shared_ptr<const component_spec> sub;
+    if (const std::string* name = std::get_if<std::string>(&v)) {
+      sub = std::make_shared<const component_spec>(*name);
+    } else if (const auto* c = std::get_if<std::shared_ptr<const component_spec>>(&v)) {
+      sub = *c;
+    }
+    if (!sub) continue;
+    if (decl.type == kind) out.push_back(create_erased(kind, *sub));  // the shared instance
+    for (auto& deeper : used_instances(decl.type, *sub, kind)) out.push_back(std::move(deeper));
+  }
+  return out;
+}
+
 }  // namespace sqlmorph::core

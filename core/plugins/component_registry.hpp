@@ -57,6 +57,13 @@ class component_registry {
   /// The same as create<T>, for a kind given as text; the pointer is to the kind's interface.
   std::shared_ptr<const void> create_erased(std::string_view kind, const component_spec& spec) const;
 
+  /// The instances of `kind` that `spec` (a component of `spec_kind`) is built with through its
+  /// options, at any depth (pointers to the kind's interface): e.g. the embedders a technique's
+  /// column matcher uses, to check their servers. Components written in Lua contribute none.
+  std::vector<std::shared_ptr<const void>> used_instances(std::string_view spec_kind,
+                                                          const component_spec& spec,
+                                                          std::string_view kind) const;
+
   /// The canonical key of `spec` with its defaults filled in (equal keys: interchangeable instances).
   std::string instance_key(std::string_view kind, const component_spec& spec) const;
 

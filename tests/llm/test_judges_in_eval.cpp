@@ -204,3 +204,42 @@ TEST_CASE("eval --judges: an example whose database is missing is judge_error, a
     CHECK(prompt_of(req).find("missing database") == std::string::npos);
   }
 }
+
+TEST_CASE("sqlmorph judge --show-prompt prints the exact prompt the judge sends") {
+  fake_openai_server server(&answer);
+  test::temp_dir dir;
+  test::create_sqlite(dir.path() / "shop.sqlite", "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);");
+  write_file(dir.path() / "sqlmorph.toml",
+             "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
+                 "\", api_key_env = \"\", votes = 1 }\n");
+  const std::vector<std::string> args = {"--config",
+                                         (dir.path() / "sqlmorph.toml").string(),
+                                         "judge",
+                                         "--question",
+                                         "Names of the items?",
+                                         "--sql",
+                                         "SELECT name FROM items",
+                                         "--hints",
+                                         "a hint",
+                                         "--db",
+                                         (dir.path() / "shop.sqlite").string(),
+                                         "--judges",
+                                         "adherence,sql_correctness",
+                                         "--show-prompt"};
+  const auto r = test::run_sqlmorph(args);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  REQUIRE(server.request_count() == 1);
+  const std::string sent = prompt_of(server.requests()[0]);
+  CHECK(sent.find("Names of the items?") != std::string::npos);
+  CHECK(r.out.find("prompt of adherence (sql_adherence):\n-----\n" + sent + "\n-----\n") == 0);
+  CHECK(r.out.find("prompt of sql_correctness (sql_correctness): none, this judge sends no prompt") !=
+        std::string::npos);
+
+  std::vector<std::string> with_json = args;
+  with_json.push_back("--json");
+  const auto j = test::run_sqlmorph(with_json);
+  REQUIRE_MESSAGE(j.exit_code == 0, j.err);
+  const json out = json::parse(j.out);
+  CHECK(out["judges"][0]["prompt"] == sent);
+  CHECK(out["judges"][1]["prompt"].is_null());
+}
