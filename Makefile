@@ -1,6 +1,6 @@
 # The two set-up commands of the README:
-#   make run    install what is missing, build, evaluate the bundled demo
-#   make test   install what is missing, build, run the whole test suite
+#   make run    install what is missing, build what the demo needs, evaluate the bundled demo
+#   make test   install what is missing, build everything, run the whole test suite
 # Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make format,
 # make check-format, make clean.
 
@@ -18,7 +18,12 @@ DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev li
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev \
                 libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3 clang-format
 
-.PHONY: deps configure build run test test-asan bench format check-format clean
+# What `make run` needs: the CLI (which brings the plugins it loads by default) and the demo
+# database. Tests, benchmarks and the server backends are left to `make build` / `make test`, in
+# the same build folder.
+DEMO_TARGETS := sqlmorph demo_database
+
+.PHONY: deps configure build build-demo run test test-asan bench format check-format clean
 
 deps:
 	@missing=""; \
@@ -42,7 +47,10 @@ configure: deps
 build: configure
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
-run: build
+build-demo: configure
+	cmake --build --preset $(PRESET) -j $(JOBS) --target $(DEMO_TARGETS)
+
+run: build-demo
 	./$(BUILD_DIR)/sqlmorph --config sqlmorph.toml eval \
 	  --cases examples/demo/cases.jsonl --db-root $(BUILD_DIR)/examples/demo \
 	  --penalize-extra-pred-cols both --timeout 2 --max-rows 10000 --judges sql_correctness \

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -169,4 +171,21 @@ TEST_CASE(
   CHECK(eval(with(bird, {"--gold", p("questions.json"), "--pred", p("bird_pred.json"), "--techniques",
                          "execution_accuracy"}))
             .exit_code == 0);
+}
+
+TEST_CASE("new user: make run builds only the CLI, its plugins and the demo database, make test builds all") {
+  const auto build_lines = [](const char* target) {
+    const auto r =
+        test::run_program("/usr/bin/make", {"-n", "-C", test::source_dir().string(), target, "JOBS=2"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    std::vector<std::string> out;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("cmake --build", 0) == 0) out.push_back(line);
+    }
+    return out;
+  };
+  CHECK(build_lines("run") ==
+        std::vector<std::string>{"cmake --build --preset default -j 2 --target sqlmorph demo_database"});
+  CHECK(build_lines("test") == std::vector<std::string>{"cmake --build --preset default -j 2"});
 }
