@@ -200,3 +200,15 @@ TEST_CASE("mistaken configuration: a plugin folder that does not exist is named"
   CHECK(some.err.find("unknown judge 'my_judge'") != std::string::npos);
   CHECK(some.err.find("plugin folders that do not exist: " + missing.string()) != std::string::npos);
 }
+
+TEST_CASE(
+    "hostile inputs: a prediction such as SELECT T1.1st is scored, not lexed forever (found by fuzzing)") {
+  const auto r = run_sqlmorph({"--config", config_arg(), "compare", "--db",
+                               (test::build_dir() / "examples/demo/demo.sqlite").string(), "--gold",
+                               "SELECT name FROM employees", "--pred", "SELECT T1.1st FROM employees AS T1",
+                               "--techniques", "execution_accuracy,spider_official_exec", "--json"});
+  REQUIRE(r.exit_code == 0);
+  const json j = json::parse(r.out);
+  REQUIRE(j["results"].size() == 2);
+  CHECK(j["results"][0]["status"] == "pred_error");
+}
