@@ -191,8 +191,8 @@ int run_judge(const global_options& g, const judge_options& o) {
       const record& r = verdicts[i];
       const judge_fields& f = *r.judgement;
       nlohmann::ordered_json extra = nlohmann::ordered_json::object();
-      for (const auto& [k, v] : r.scores.extra) {
-        std::visit([&](const auto& x) { extra[k] = x; }, v);
+      for (const auto& field : r.scores.extra) {  // not a structured binding: clang 14 cannot capture one
+        std::visit([&](const auto& x) { extra[field.first] = x; }, field.second);
       }
       out["judges"].push_back(
           {{"judge", judges[i].name},

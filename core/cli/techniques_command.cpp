@@ -14,7 +14,8 @@ namespace {
 // {"name": ..., "options": {...}}; an option that is itself a component nests the same way.
 nlohmann::ordered_json component_json(const component_spec& spec) {
   nlohmann::ordered_json options = nlohmann::ordered_json::object();
-  for (const auto& [key, value] : spec.options) {
+  for (const auto& option : spec.options) {  // not a structured binding: clang 14 cannot capture one
+    const std::string& key = option.first;
     std::visit(
         [&](const auto& v) {
           if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::shared_ptr<const component_spec>>) {
@@ -23,7 +24,7 @@ nlohmann::ordered_json component_json(const component_spec& spec) {
             options[key] = v;
           }
         },
-        value);
+        option.second);
   }
   return {{"name", spec.name}, {"options", std::move(options)}};
 }
