@@ -10,7 +10,7 @@ namespace sqlmorph::core {
 
 void attach_spider_questions(std::vector<example>& examples, const std::filesystem::path& questions) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(questions, ec)) {
+  if (!std::filesystem::exists(questions, ec)) {
     throw usage_error("questions file " + questions.string() + " does not exist");
   }
   const nlohmann::json list = parse_input_json(read_file(questions), questions.string());

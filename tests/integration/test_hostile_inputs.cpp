@@ -49,6 +49,14 @@ TEST_CASE("hostile inputs: /dev/zero, a directory and an endless pipe are refuse
                                   dir.path().string(), "--out", (dir.path() / "out4").string()});
   CHECK(bird.exit_code == 2);
   CHECK(bird.err.find("/dev/zero: is a character device, not a file sqlmorph reads") != std::string::npos);
+  write_file(dir.path() / "gold.sql", "SELECT 1\tdemo\n");
+  const auto questions = run_sqlmorph({"--config", config_arg(), "eval", "--benchmark", "spider", "--gold",
+                                       (dir.path() / "gold.sql").string(), "--pred",
+                                       (dir.path() / "gold.sql").string(), "--db-root", dir.path().string(),
+                                       "--questions", "/dev/zero", "--out", (dir.path() / "out5").string()});
+  CHECK(questions.exit_code == 2);
+  CHECK(questions.err.find("/dev/zero: is a character device, not a file sqlmorph reads") !=
+        std::string::npos);
 }
 
 TEST_CASE(
