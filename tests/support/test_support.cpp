@@ -5,8 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -168,6 +174,33 @@ std::string file_bytes(const std::filesystem::path& file) {
 
 void write_file(const std::filesystem::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary) << text;
+}
+
+endless_fifo::endless_fifo(std::filesystem::path file, std::string chunk) : file_(std::move(file)) {
+  if (::mkfifo(file_.c_str(), 0600) != 0)
+    throw std::runtime_error("mkfifo " + file_.string() + ": " + std::strerror(errno));
+  std::signal(SIGPIPE, SIG_IGN);  // the reader going away ends the writer with EPIPE
+  writer_ = std::thread([this, chunk = std::move(chunk)] {
+    const int fd = ::open(file_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      while (::write(fd, chunk.data(), chunk.size()) > 0) {
+      }
+      ::close(fd);
+    }
+    done_ = true;
+  });
+}
+
+endless_fifo::~endless_fifo() {
+  // A writer still waiting for a reader is let through (it then sees the reader gone).
+  while (!done_) {
+    const int fd = ::open(file_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) ::close(fd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  writer_.join();
+  std::error_code ec;
+  std::filesystem::remove(file_, ec);
 }
 
 std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& file) {

@@ -2,10 +2,12 @@
 // Helpers shared by the test programs: where things are, building results and databases,
 // running the sqlmorph executable.
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -84,6 +86,22 @@ std::string file_bytes(const std::filesystem::path& file);
 
 /// Writes `text` to `file` (binary, replacing it).
 void write_file(const std::filesystem::path& file, const std::string& text);
+
+/// A FIFO whose writer (a thread) writes `chunk` over and over until the reader goes away: an
+/// endless input. Removed when the object goes away.
+class endless_fifo {
+ public:
+  endless_fifo(std::filesystem::path file, std::string chunk);
+  ~endless_fifo();
+  endless_fifo(const endless_fifo&) = delete;
+  endless_fifo& operator=(const endless_fifo&) = delete;
+  const std::filesystem::path& path() const noexcept { return file_; }
+
+ private:
+  std::filesystem::path file_;
+  std::atomic<bool> done_{false};
+  std::thread writer_;
+};
 
 /// One JSON value per non-empty line (results.jsonl, cases files).
 std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& file);
