@@ -82,6 +82,7 @@ bench: build
 	./$(BUILD_DIR)/bench/spider_dev_bench
 	./$(BUILD_DIR)/bench/many_systems_bench
 	./$(BUILD_DIR)/bench/parallel_bench
+	python3 bench/python_overhead.py $(BUILD_DIR)
 	./$(BUILD_DIR)/bench/memory_bench
 
 format:

@@ -126,3 +126,15 @@ def test_python_m_runs_the_cli():
                        cwd=SOURCE)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == run_cli("--version").stdout.strip()
+
+
+def test_spider_dev_example_prints_a_table():
+    spider = shared_dir() / "benchmarks" / "spider-dev"
+    env = {"PYTHONPATH": str(BUILD / "python"), "PATH": "/usr/bin:/bin"}
+    p = subprocess.run([sys.executable, str(SOURCE / "examples" / "python" / "spider_dev.py"),
+                        str(spider / "predictions" / "dail-sql-gpt4.sql"), str(spider)],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert "execution_accuracy" in p.stdout and "semantic_column_and_partial_cell" in p.stdout
+    assert any(line.startswith("execution_accuracy") and "0.8107" in line for line in lines)
