@@ -138,3 +138,23 @@ def test_spider_dev_example_prints_a_table():
     lines = p.stdout.splitlines()
     assert "execution_accuracy" in p.stdout and "semantic_column_and_partial_cell" in p.stdout
     assert any(line.startswith("execution_accuracy") and "0.8107" in line for line in lines)
+
+
+def test_cmake_install_puts_the_package_in_site_packages(tmp_path):
+    import shutil
+    prefix = tmp_path / "prefix"
+    p = subprocess.run([shutil.which("cmake"), "--install", str(BUILD), "--prefix", str(prefix)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    site = prefix / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    assert (site / "sqlmorph" / "__init__.pyi").is_file()
+    script = ("import sqlmorph, sys; assert str(sqlmorph.home) == sys.argv[1], sqlmorph.home; "
+              "print(sqlmorph.compare(sys.argv[2], 'SELECT 1', 'SELECT 1', techniques='execution_accuracy')[0]['EX'])")
+    env = {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"}
+    p = subprocess.run([sys.executable, "-c", script, str(prefix / "bin"), str(DEMO_DB_ROOT / "demo.sqlite")],
+                       capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "1"
+    p = subprocess.run([sys.executable, "-m", "sqlmorph", "--version"], capture_output=True, text=True, env=env,
+                       cwd=tmp_path)
+    assert p.returncode == 0 and p.stdout.strip() == run_cli("--version").stdout.strip()
