@@ -26,6 +26,7 @@ __all__ = [
     "ScriptError",
     "RunAborted",
     "home",
+    "set_verbosity",
 ]
 
 UsageError = _native.UsageError
@@ -49,6 +50,14 @@ def _find_home() -> pathlib.Path:
 
 home = _find_home()
 _native.set_home(str(home))
+
+
+def set_verbosity(level: int) -> None:
+    """The engine's log on stderr, as the CLI's -q (-1), default (0), -v (1), -vv (2)."""
+    _native.set_verbosity(level)
+
+
+set_verbosity(0)  # warnings and notes on stderr as the CLI prints them, never on stdout
 
 
 def _techniques(techniques: Union[str, Sequence[str]]) -> str:

@@ -21,6 +21,9 @@ class RunAborted(RuntimeError):
 home: Any
 """The folder whose plugins/ and scripts/ the default configuration uses (build folder, or <prefix>/bin)."""
 
+def set_verbosity(level: int) -> None:
+    """The engine's log on stderr, as the CLI's -q (-1), default (0), -v (1), -vv (2)."""
+
 def compare(
     db: _Path,
     gold: str,
