@@ -105,3 +105,24 @@ def test_duckdb_is_refused(tmp_path):
               "db_params": {"dbms": DBMS.DUCKDB, "db_path": "x.duckdb"}, "logs_dir_path": str(tmp_path)}
     with pytest.raises(sqlmorph.UsageError, match="duckdb"):
         Evaluation(config).run_evaluation("SELECT 1", "SELECT 1")
+
+
+def test_openai_embedding_model_makes_a_valid_configuration(monkeypatch):
+    monkeypatch.delenv("SQLMORPH_COMPAT_EMBEDDER", raising=False)
+    evaluation = Evaluation({"evaluation_technique": EvaluationTechnique.SEMANTIC_COLUMN_AND_EXACT_CELL,
+                             "embedding_model": OpenAIModel.TEXT_EMBEDDING_3_LARGE})
+    path = evaluation._embedder_config()
+    text = open(path).read()
+    assert 'plugin = "openai"' in text and '"text-embedding-3-large"' in text
+    # Without a key, loading the semantic techniques names the variable to set.
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(sqlmorph.UsageError, match="OPENAI_API_KEY"):
+        sqlmorph.compare(DEMO_DB_ROOT / "demo.sqlite", "SELECT 1", "SELECT 1", techniques="execution_accuracy",
+                         config=path, preflight=False)
+    # With one, the engine reads it (the embedder is not called: execution accuracy embeds nothing).
+    monkeypatch.setenv("OPENAI_API_KEY", "not-used")
+    records = sqlmorph.compare(DEMO_DB_ROOT / "demo.sqlite", "SELECT 1", "SELECT 1",
+                               techniques="execution_accuracy", config=path, preflight=False)
+    assert records[0]["EX"] == 1
+    monkeypatch.setenv("SQLMORPH_COMPAT_EMBEDDER", "hash_trigram")
+    assert evaluation._embedder_config() is None

@@ -103,6 +103,7 @@ class Evaluation:
     def __init__(self, config: dict[str, Any]):
         self.config = config
         self._config_files: dict[str, str] = {}
+        self._config_folder: Optional[tempfile.TemporaryDirectory] = None
 
     def _embedder_config(self) -> Optional[str]:
         """A sqlmorph.toml naming the OpenAI embedder of ``embedding_model``; None for the offline one."""
@@ -111,8 +112,9 @@ class Evaluation:
             return None
         name = model.value if isinstance(model, enum.Enum) else str(model)
         if name not in self._config_files:
-            folder = tempfile.mkdtemp(prefix="sqlmorph-compat-")
-            path = os.path.join(folder, "sqlmorph.toml")
+            if self._config_folder is None:  # removed with this object
+                self._config_folder = tempfile.TemporaryDirectory(prefix="sqlmorph-compat-")
+            path = os.path.join(self._config_folder.name, f"{len(self._config_files)}.toml")
             with open(path, "w", encoding="utf-8") as f:
                 f.write('[embedding]\nembedder = "sqlmorph_compat"\n\n'
                         f'[embedders.sqlmorph_compat]\nplugin = "openai"\noptions = {{ model = {json.dumps(name)} }}\n')
