@@ -115,10 +115,16 @@ class evaluation_handle {
     o.questions = optional_item<std::string>(request, "questions");
     o.run = run_options_from(request);
     o.progress = "none";
+    // run.json says how the run was made: the call and its arguments, as the CLI's command line.
+    const py::object as_text = py::module_::import("builtins").attr("str");
+    const std::string arguments =
+        py::module_::import("json").attr("dumps")(request, py::arg("default") = as_text).cast<std::string>();
     py::gil_scoped_release release;
     env_ = environment::load(config_path(config));
     examples_ = read_examples(o);
     settings_ = evaluation_settings_from(*env_, o, true);
+    settings_.manifest["command"] = {"python", "sqlmorph.evaluate"};
+    settings_.manifest["arguments"] = nlohmann::ordered_json::parse(arguments);
     settings_.handle_signals = false;
     settings_.stop_requested = &stop_;
     settings_.on_unit = [this](const std::vector<record>& records) {

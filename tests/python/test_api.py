@@ -48,7 +48,10 @@ def test_out_writes_the_cli_files(tmp_path):
     result = sqlmorph.evaluate(cases=DEMO_CASES, db_root=DEMO_DB_ROOT, timeout=2, out=out,
                                techniques="execution_accuracy")
     assert without_timing(read_jsonl(out / "results.jsonl")) == without_timing(result.records)
-    assert json.loads((out / "run.json").read_text())["status"] == "complete"
+    run = json.loads((out / "run.json").read_text())
+    assert run["status"] == "complete"
+    assert run["command"] == ["python", "sqlmorph.evaluate"]
+    assert run["arguments"]["techniques"] == "execution_accuracy"
     assert (out / "summary.json").is_file()
 
 
