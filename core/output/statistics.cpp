@@ -6,13 +6,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include <sqlmorph/hash.hpp>
+
 namespace sqlmorph::output {
 
 std::uint64_t resample_source::next() {
-  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31U);
+  // splitmix64: a Weyl sequence through the project's finalizer.
+  return mix64(state_ += 0x9E3779B97F4A7C15ULL);
 }
 
 std::size_t resample_source::below(std::size_t n) {
