@@ -66,7 +66,10 @@ std::vector<example> read_requested_examples(const eval_options& o) {
   std::vector<example> all;
   std::vector<std::string> names;
   for (const std::string& arg : o.preds) {
-    auto [name, file] = system_and_file(arg);
+    // Plain variables, not a structured binding: clang 14 (the fuzz preset) cannot capture bindings in lambdas.
+    auto split = system_and_file(arg);
+    std::optional<std::string> name = std::move(split.first);
+    const auto file = std::move(split.second);
     if (!name) name = o.system;
     std::vector<example> ex;
     if (*o.benchmark == "spider") {
