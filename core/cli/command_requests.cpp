@@ -66,7 +66,8 @@ std::vector<example> read_requested_examples(const eval_options& o) {
   std::vector<example> all;
   std::vector<std::string> names;
   for (const std::string& arg : o.preds) {
-    // Plain variables, not a structured binding: clang 14 (the fuzz preset) cannot capture bindings in lambdas.
+    // Plain variables, not a structured binding: clang 14 (the fuzz preset) cannot capture bindings in
+    // lambdas.
     auto split = system_and_file(arg);
     std::optional<std::string> name = std::move(split.first);
     const auto file = std::move(split.second);
