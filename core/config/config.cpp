@@ -243,10 +243,17 @@ config load_config(const std::filesystem::path& file) {
                 {"memory_limit_mb",
                  [&](const toml::node& v, const std::string& vat) {
                    c.lua.memory_limit_mb = count_of(v, vat, "memory_limit_mb");
+                   if (c.lua.memory_limit_mb < 1 || c.lua.memory_limit_mb > max_lua_memory_mb)
+                     throw usage_error(vat + ": 'memory_limit_mb' must be between 1 and " +
+                                       std::to_string(max_lua_memory_mb) + " (a script always has a limit)");
                  }},
                 {"instruction_limit",
                  [&](const toml::node& v, const std::string& vat) {
                    c.lua.instruction_limit = count_of(v, vat, "instruction_limit");
+                   if (c.lua.instruction_limit < 1)
+                     throw usage_error(vat +
+                                       ": 'instruction_limit' must be at least 1 (a script always has a budget; "
+                                       "give a larger number to allow more)");
                  }},
                 {"on_error", [&](const toml::node& v, const std::string& vat) {
                    const auto s = v.value<std::string>();

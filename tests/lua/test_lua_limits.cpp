@@ -1,0 +1,200 @@
+// The instruction and memory limits of a call into Lua hold whatever the script does: catching
+// errors (pcall, xpcall), coroutines, finalizers. Each script runs in a child process with a
+// watchdog, so a limit that is escaped fails the test instead of hanging it.
+
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "config/config.hpp"
+#include "lua/lua_runtime.hpp"
+#include "test_support.hpp"
+
+using namespace sqlmorph;
+
+namespace {
+
+struct child_outcome {
+  bool finished = false;  // false: killed by the watchdog
+  std::string message;    // the script error ("" if the script ended without one)
+};
+
+// Runs `code` in a fresh runtime with `limits` in a child process; kills it after `seconds`.
+child_outcome run_limited(const std::string& code, core::lua_limits limits, int seconds = 60) {
+  test::temp_dir dir;
+  const auto file = dir.path() / "script.lua";
+  std::ofstream(file) << code;
+  const auto report = dir.path() / "message";
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    std::string message;
+    {
+      core::lua_runtime rt(limits, {});
+      try {
+        rt.run_file(file, 0);
+      } catch (const core::script_error& e) {
+        message = e.message();
+      }
+    }  // closing the state runs the finalizers
+    std::ofstream(report) << message;
+    ::_exit(0);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return {false, ""};
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  child_outcome out;
+  out.finished = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  out.message = test::file_bytes(report);
+  return out;
+}
+
+core::lua_limits instructions(std::uint64_t n) {
+  core::lua_limits l;
+  l.instructions_per_call = n;
+  return l;
+}
+
+const char* const budget_exceeded = "script exceeded its budget of";
+const char* const out_of_memory = "script ran out of memory ([lua] memory_limit_mb)";
+
+}  // namespace
+
+TEST_CASE("a limit error cannot be caught: pcall and xpcall pass it on") {
+  for (const char* code : {
+           "while true do pcall(function() while true do end end) end\n",
+           "while true do xpcall(function() while true do end end, function(m) return m end) end\n",
+           // The message handler itself loops.
+           "while true do xpcall(error, function() while true do end end) end\n",
+           // Nested protections.
+           "while true do pcall(pcall, pcall, function() while true do end end) end\n",
+           // A coroutine whose errors are caught by resume.
+           "while true do pcall(function()\n"
+           "  coroutine.resume(coroutine.create(function() while true do end end)) end) end\n",
+       }) {
+    CAPTURE(code);
+    const child_outcome r = run_limited(code, instructions(1'000'000));
+    REQUIRE(r.finished);
+    CHECK(r.message.find(budget_exceeded) != std::string::npos);
+    CHECK(r.message.find("script.lua:") != std::string::npos);
+  }
+}
+
+TEST_CASE("the budget is per call, shared by its coroutines, and charges coroutine switches and caught errors") {
+  // Switching coroutines and raising errors cost far more than one instruction each (they unwind
+  // C++ frames): with 10^8 instructions, a loop of them used to run for minutes.
+  for (const char* code : {
+           "local co = coroutine.wrap(function() while true do coroutine.yield() end end)\n"
+           "while true do co() end\n",
+           "local co = coroutine.create(function() while true do coroutine.yield() end end)\n"
+           "while true do coroutine.resume(co) end\n",
+           "while true do pcall(error, 'x') end\n",
+           // Many short coroutines, each below the hook's step.
+           "while true do coroutine.wrap(function() for i = 1, 500 do end end)() end\n",
+       }) {
+    CAPTURE(code);
+    const child_outcome r = run_limited(code, instructions(100'000'000));
+    REQUIRE(r.finished);
+    CHECK(r.message.find(budget_exceeded) != std::string::npos);
+  }
+  // The charges are counted, not timed: 200,000 switches exceed 10^8 instructions, 50,000 do not.
+  const auto switches = [](int n) {
+    return "local co = coroutine.wrap(function() while true do coroutine.yield() end end)\n"
+           "for i = 1, " +
+           std::to_string(n) + " do co() end\n";
+  };
+  CHECK(run_limited(switches(200'000), instructions(100'000'000)).message.find(budget_exceeded) !=
+        std::string::npos);
+  const child_outcome fewer = run_limited(switches(50'000), instructions(100'000'000));
+  CHECK(fewer.finished);
+  CHECK(fewer.message.empty());
+}
+
+TEST_CASE("the memory limit cannot be caught either") {
+  core::lua_limits limits;
+  limits.memory_bytes = 8 * 1024 * 1024;
+  limits.instructions_per_call = std::uint64_t{1} << 62;  // only the memory limit stops these
+  for (const char* code : {
+           "while true do pcall(function() local t = {} while true do t[#t + 1] = ('x'):rep(1000) end end) end\n",
+           "while true do pcall(coroutine.wrap(function()\n"
+           "  local t = {} while true do t[#t + 1] = ('x'):rep(1000) end end)) end\n",
+           "while true do coroutine.resume(coroutine.create(function()\n"
+           "  local t = {} while true do t[#t + 1] = ('x'):rep(1000) end end)) end\n",
+       }) {
+    CAPTURE(code);
+    const child_outcome r = run_limited(code, limits);
+    REQUIRE(r.finished);
+    CHECK(r.message == out_of_memory);
+  }
+}
+
+TEST_CASE("after a limit error the runtime is usable again, with a fresh budget; ordinary errors stay catchable") {
+  test::temp_dir dir;
+  core::lua_runtime rt(instructions(1'000'000), {});
+  const auto run = [&](const std::string& code) -> std::string {
+    std::ofstream(dir.path() / "s.lua") << code;
+    try {
+      rt.run_file(dir.path() / "s.lua", 0);
+    } catch (const core::script_error& e) {
+      return e.message();
+    }
+    return "";
+  };
+  CHECK(run("while true do pcall(function() while true do end end) end").find(budget_exceeded) !=
+        std::string::npos);
+  CHECK(run("local ok, e = pcall(error, 'boom') assert(not ok and e == 'boom')\n"
+            "local ok2, e2 = xpcall(function() error({code = 7}) end, function(m) return m.code end)\n"
+            "assert(not ok2 and e2 == 7)\n"
+            "local co = coroutine.create(function(a) local b = coroutine.yield(a + 1) return b * 2 end)\n"
+            "local _, x = coroutine.resume(co, 1) local _, y = coroutine.resume(co, 10)\n"
+            "assert(x == 2 and y == 20)\n"
+            "local gen = coroutine.wrap(function() for i = 1, 3 do coroutine.yield(i) end end)\n"
+            "assert(gen() + gen() + gen() == 6)\n"
+            "local ok3, e3 = coroutine.resume(coroutine.create(function() error('inside') end))\n"
+            "assert(not ok3 and e3:find('inside'))\n"
+            "assert(select('#', pcall(function() return 1, 2, 3 end)) == 4)\n")
+            .empty());
+  // Yielding across pcall still works.
+  CHECK(run("local co = coroutine.wrap(function() local ok, v = pcall(function() return coroutine.yield(1) "
+            "end) return v end)\nassert(co() == 1) assert(co('back') == 'back')\n")
+            .empty());
+}
+
+TEST_CASE("a finalizer cannot keep the state from closing") {
+  const child_outcome r =
+      run_limited("local t = setmetatable({}, {__gc = function() while true do end end})\n", instructions(1'000'000));
+  CHECK(r.finished);
+  const child_outcome caught = run_limited(
+      "local t = setmetatable({}, {__gc = function() while true do pcall(function() while true do end end) end "
+      "end})\n",
+      instructions(1'000'000));
+  CHECK(caught.finished);
+}
+
+TEST_CASE("[lua] instruction_limit and memory_limit_mb must be positive: 0 is refused, not 'no limit'") {
+  test::temp_dir dir;
+  for (const char* line : {"instruction_limit = 0", "memory_limit_mb = 0", "memory_limit_mb = 9007199254740993"}) {
+    CAPTURE(line);
+    const auto file = dir.path() / "sqlmorph.toml";
+    std::ofstream(file) << "[lua]\n" << line << "\n";
+    const std::string error = test::usage_error_of([&] { core::load_config(file); });
+    CHECK(error.find(file.string() + ":2:") == 0);
+    CHECK(error.find("must be") != std::string::npos);
+  }
+  core::lua_limits zero;
+  zero.instructions_per_call = 0;
+  CHECK_THROWS_AS(core::lua_runtime(zero, {}), std::invalid_argument);
+}
