@@ -114,9 +114,8 @@ bool lua_runtime::is_limit_error(lua_State* L, int status) {
   if (call_.hit != limit_hit::none) return true;
   // A memory error keeps its status through pcall, but coroutine.resume and coroutine.wrap report
   // it as an ordinary error: then it is Lua's own message after the allocator refused a block.
-  const bool memory =
-      status == LUA_ERRMEM || (call_.memory_refused && lua_type(L, -1) == LUA_TSTRING &&
-                               std::strcmp(lua_tostring(L, -1), "not enough memory") == 0);
+  const bool memory = status == LUA_ERRMEM || (call_.memory_refused && lua_type(L, -1) == LUA_TSTRING &&
+                                               std::strcmp(lua_tostring(L, -1), "not enough memory") == 0);
   if (memory) call_.hit = limit_hit::memory;
   return memory;
 }
@@ -242,7 +241,8 @@ void lua_runtime::protected_call(int nargs, int nresults) {
   lua_pop(L_, 1);
   lua_pushnil(L_);
   lua_setfield(L_, LUA_REGISTRYINDEX, "sqlmorph.last_traceback");
-  if (rc == LUA_ERRMEM || hit == limit_hit::memory) message = "script ran out of memory ([lua] memory_limit_mb)";
+  if (rc == LUA_ERRMEM || hit == limit_hit::memory)
+    message = "script ran out of memory ([lua] memory_limit_mb)";
   throw lua_script_error(std::move(message), std::move(traceback));
 }
 

@@ -96,6 +96,9 @@ class lua_runtime {
   /// it again (a script cannot catch a limit error). Also true for any error once a limit was hit.
   bool is_limit_error(lua_State* L, int status);
 
+  /// True once the current call hit a limit (it can only unwind from then on).
+  bool limit_reached() const noexcept { return call_.hit != limit_hit::none; }
+
   /// Raises the error of the limit that was hit (or of the instruction limit), naming the Lua code
   /// at `level` (0 inside a hook, 1 in a C function called from Lua).
   [[noreturn]] void raise_limit_error(lua_State* L, int level);

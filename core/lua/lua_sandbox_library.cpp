@@ -82,6 +82,14 @@ void make_read_only_at_depth(lua_State* L, const std::string& name, int depth) {
   lua_replace(L, table);
 }
 
+// True when the table at `index` has a __gc field (raw access: what Lua itself checks).
+bool has_gc_field(lua_State* L, int index) {
+  lua_pushliteral(L, "__gc");
+  const bool has = lua_rawget(L, index) != LUA_TNIL;
+  lua_pop(L, 1);
+  return has;
+}
+
 // pcall and xpcall: the standard behaviour, except for limit errors and the charge per error.
 int finish_protected(lua_State* L, int status, lua_KContext below_results) {
   if (status == LUA_OK || status == LUA_YIELD) return lua_gettop(L) - static_cast<int>(below_results);
@@ -102,15 +110,43 @@ int guarded_pcall(lua_State* L) {
   return finish_protected(L, status, 0);
 }
 
+// xpcall's message handler runs before the stack unwinds, and with hooks off when the error came
+// from the count hook: the script's handler must not run then (it could loop forever). Once a limit
+// was hit the error passes through unchanged. upvalue 1: the script's handler
+int guarded_message_handler(lua_State* L) {
+  if (runtime_of(L).limit_reached()) return 1;
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 1);
+  return 1;
+}
+
 int guarded_xpcall(lua_State* L) {
   const int n = lua_gettop(L);
   luaL_checktype(L, 2, LUA_TFUNCTION);
   runtime_of(L).charge(L, 0);
+  lua_pushvalue(L, 2);
+  lua_pushcclosure(L, &guarded_message_handler, 1);
+  lua_replace(L, 2);
   lua_pushboolean(L, 1);
   lua_pushvalue(L, 1);
   lua_rotate(L, 3, 2);  // stack: f, handler, true, f, args...
   const int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, &finish_protected);
   return finish_protected(L, status, 2);
+}
+
+// Lua runs finalizers with hooks off, so a __gc metamethod could loop forever, inside a call or
+// while the state closes: a script may not mark objects for finalization. (Lua marks an object
+// when setmetatable gives it a metatable with a __gc field of any value, so that is what is checked.)
+int guarded_setmetatable(lua_State* L) {
+  if (lua_type(L, 2) == LUA_TTABLE && has_gc_field(L, 2))
+    return luaL_error(L,
+                      "setmetatable: a metatable with __gc is refused (finalizers would run outside "
+                      "the instruction limit)");
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 1);
+  return 1;
 }
 
 int guarded_rawset(lua_State* L) {
@@ -171,6 +207,9 @@ void install_guarded_library(lua_State* L) {
   lua_setfield(L, shared, "xpcall");
   lua_pushcfunction(L, &guarded_rawset);
   lua_setfield(L, shared, "rawset");
+  lua_getfield(L, shared, "setmetatable");
+  lua_pushcclosure(L, &guarded_setmetatable, 1);
+  lua_setfield(L, shared, "setmetatable");
 
   // coroutine: a copy of the library with create, resume and wrap guarded.
   lua_getfield(L, shared, "coroutine");

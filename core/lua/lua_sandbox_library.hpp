@@ -8,6 +8,8 @@
 // - coroutine.create and coroutine.wrap charge each new coroutine (its hook count starts afresh),
 //   coroutine.resume and the functions made by coroutine.wrap charge each switch (a yield unwinds
 //   C++ frames too), and coroutine.resume passes a limit error on;
+// - xpcall's message handler is skipped once a limit was hit (it would run with hooks off);
+// - setmetatable refuses a metatable with a __gc field (Lua runs finalizers with hooks off);
 // - rawset refuses read-only tables.
 // The libraries (string, table, math, utf8, coroutine, os), the string metatable and the sqlmorph
 // module are shared by every script a runtime loads: assigning to them is an error naming the key.
@@ -22,8 +24,8 @@ namespace sqlmorph::core {
 inline constexpr std::uint64_t caught_error_charge = 1000;
 inline constexpr std::uint64_t coroutine_switch_charge = 1000;
 
-/// Replaces pcall, xpcall, rawset and coroutine in the table on top of the stack (the globals every
-/// sandbox falls back to) by the guarded versions, makes the library tables in it read-only, and
+/// Replaces pcall, xpcall, setmetatable, rawset and coroutine in the table on top of the stack (the globals
+/// every sandbox falls back to) by the guarded versions, makes the library tables in it read-only, and
 /// protects the string metatable. Leaves the stack as it was.
 void install_guarded_library(lua_State* L);
 

@@ -93,7 +93,8 @@ TEST_CASE("a limit error cannot be caught: pcall and xpcall pass it on") {
   }
 }
 
-TEST_CASE("the budget is per call, shared by its coroutines, and charges coroutine switches and caught errors") {
+TEST_CASE(
+    "the budget is per call, shared by its coroutines, and charges coroutine switches and caught errors") {
   // Switching coroutines and raising errors cost far more than one instruction each (they unwind
   // C++ frames): with 10^8 instructions, a loop of them used to run for minutes.
   for (const char* code : {
@@ -128,7 +129,8 @@ TEST_CASE("the memory limit cannot be caught either") {
   limits.memory_bytes = 8 * 1024 * 1024;
   limits.instructions_per_call = std::uint64_t{1} << 62;  // only the memory limit stops these
   for (const char* code : {
-           "while true do pcall(function() local t = {} while true do t[#t + 1] = ('x'):rep(1000) end end) end\n",
+           "while true do pcall(function() local t = {} while true do t[#t + 1] = ('x'):rep(1000) end end) "
+           "end\n",
            "while true do pcall(coroutine.wrap(function()\n"
            "  local t = {} while true do t[#t + 1] = ('x'):rep(1000) end end)) end\n",
            "while true do coroutine.resume(coroutine.create(function()\n"
@@ -141,7 +143,9 @@ TEST_CASE("the memory limit cannot be caught either") {
   }
 }
 
-TEST_CASE("after a limit error the runtime is usable again, with a fresh budget; ordinary errors stay catchable") {
+TEST_CASE(
+    "after a limit error the runtime is usable again, with a fresh budget, and ordinary errors stay "
+    "catchable") {
   test::temp_dir dir;
   core::lua_runtime rt(instructions(1'000'000), {});
   const auto run = [&](const std::string& code) -> std::string {
@@ -173,20 +177,35 @@ TEST_CASE("after a limit error the runtime is usable again, with a fresh budget;
             .empty());
 }
 
-TEST_CASE("a finalizer cannot keep the state from closing") {
-  const child_outcome r =
-      run_limited("local t = setmetatable({}, {__gc = function() while true do end end})\n", instructions(1'000'000));
-  CHECK(r.finished);
-  const child_outcome caught = run_limited(
-      "local t = setmetatable({}, {__gc = function() while true do pcall(function() while true do end end) end "
-      "end})\n",
+TEST_CASE("a finalizer cannot keep the state from closing or a call from ending") {
+  // Lua runs finalizers with hooks off: a script may not create any (setmetatable refuses __gc,
+  // whatever its value, since Lua marks the object when the field exists).
+  for (const char* code : {
+           "local t = setmetatable({}, {__gc = function() while true do end end})\n",
+           "local t = setmetatable({}, {__gc = function() while true do pcall(function() while true do end "
+           "end) end "
+           "end})\n",
+           "local mt = {__gc = false} local t = setmetatable({}, mt) mt.__gc = function() while true do end "
+           "end\n"
+           "t = nil while true do local x = {} end\n",
+       }) {
+    CAPTURE(code);
+    const child_outcome r = run_limited(code, instructions(1'000'000));
+    REQUIRE(r.finished);
+    CHECK(r.message.find("script.lua:1: setmetatable: a metatable with __gc is refused") !=
+          std::string::npos);
+  }
+  const child_outcome plain = run_limited(
+      "local t = setmetatable({}, {__index = function(_, k) return k .. '!' end})\nassert(t.x == 'x!')\n",
       instructions(1'000'000));
-  CHECK(caught.finished);
+  CHECK(plain.finished);
+  CHECK(plain.message.empty());
 }
 
 TEST_CASE("[lua] instruction_limit and memory_limit_mb must be positive: 0 is refused, not 'no limit'") {
   test::temp_dir dir;
-  for (const char* line : {"instruction_limit = 0", "memory_limit_mb = 0", "memory_limit_mb = 9007199254740993"}) {
+  for (const char* line :
+       {"instruction_limit = 0", "memory_limit_mb = 0", "memory_limit_mb = 9007199254740993"}) {
     CAPTURE(line);
     const auto file = dir.path() / "sqlmorph.toml";
     std::ofstream(file) << "[lua]\n" << line << "\n";
