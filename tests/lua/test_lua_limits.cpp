@@ -11,6 +11,7 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "config/config.hpp"
 #include "lua/lua_runtime.hpp"
@@ -21,29 +22,35 @@ using namespace sqlmorph;
 namespace {
 
 struct child_outcome {
-  bool finished = false;  // false: killed by the watchdog
-  std::string message;    // the script error ("" if the script ended without one)
+  bool finished = false;              // false: killed by the watchdog
+  std::vector<std::string> messages;  // the script error of each script ("" if it ended without one)
+  std::string message;                // that of the last script
 };
 
-// Runs `code` in a fresh runtime with `limits` in a child process; kills it after `seconds`.
-child_outcome run_limited(const std::string& code, core::lua_limits limits, int seconds = 60) {
+// Runs `scripts` one after the other in one fresh runtime with `limits`, in a child process that
+// is killed after `seconds`.
+child_outcome run_limited(const std::vector<std::string>& scripts, core::lua_limits limits,
+                          int seconds = 60) {
   test::temp_dir dir;
-  const auto file = dir.path() / "script.lua";
-  std::ofstream(file) << code;
-  const auto report = dir.path() / "message";
+  const auto report = dir.path() / "messages";
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
-    std::string message;
+    std::string messages;
     {
       core::lua_runtime rt(limits, {});
-      try {
-        rt.run_file(file, 0);
-      } catch (const core::script_error& e) {
-        message = e.message();
+      for (std::size_t i = 0; i < scripts.size(); ++i) {
+        const auto file = dir.path() / ("script" + std::to_string(i) + ".lua");
+        std::ofstream(file) << scripts[i];
+        try {
+          rt.run_file(file, 0);
+        } catch (const core::script_error& e) {
+          messages += e.message();
+        }
+        messages += '\0';
       }
     }  // closing the state runs the finalizers
-    std::ofstream(report) << message;
+    std::ofstream(report) << messages;
     ::_exit(0);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
@@ -52,14 +59,24 @@ child_outcome run_limited(const std::string& code, core::lua_limits limits, int 
     if (std::chrono::steady_clock::now() > deadline) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
-      return {false, ""};
+      return {};
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   child_outcome out;
   out.finished = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  out.message = test::file_bytes(report);
+  std::string all = test::file_bytes(report);
+  for (std::size_t at = 0, end; (end = all.find('\0', at)) != std::string::npos; at = end + 1)
+    out.messages.push_back(all.substr(at, end - at));
+  if (out.finished) {
+    REQUIRE(out.messages.size() == scripts.size());
+    out.message = out.messages.back();
+  }
   return out;
+}
+
+child_outcome run_limited(const std::string& code, core::lua_limits limits, int seconds = 60) {
+  return run_limited(std::vector<std::string>{code}, limits, seconds);
 }
 
 core::lua_limits instructions(std::uint64_t n) {
@@ -89,7 +106,7 @@ TEST_CASE("a limit error cannot be caught: pcall and xpcall pass it on") {
     const child_outcome r = run_limited(code, instructions(1'000'000));
     REQUIRE(r.finished);
     CHECK(r.message.find(budget_exceeded) != std::string::npos);
-    CHECK(r.message.find("script.lua:") != std::string::npos);
+    CHECK(r.message.find("script0.lua:") != std::string::npos);
   }
 }
 
@@ -146,35 +163,31 @@ TEST_CASE("the memory limit cannot be caught either") {
 TEST_CASE(
     "after a limit error the runtime is usable again, with a fresh budget, and ordinary errors stay "
     "catchable") {
-  test::temp_dir dir;
-  core::lua_runtime rt(instructions(1'000'000), {});
-  const auto run = [&](const std::string& code) -> std::string {
-    std::ofstream(dir.path() / "s.lua") << code;
-    try {
-      rt.run_file(dir.path() / "s.lua", 0);
-    } catch (const core::script_error& e) {
-      return e.message();
-    }
-    return "";
-  };
-  CHECK(run("while true do pcall(function() while true do end end) end").find(budget_exceeded) !=
-        std::string::npos);
-  CHECK(run("local ok, e = pcall(error, 'boom') assert(not ok and e == 'boom')\n"
-            "local ok2, e2 = xpcall(function() error({code = 7}) end, function(m) return m.code end)\n"
-            "assert(not ok2 and e2 == 7)\n"
-            "local co = coroutine.create(function(a) local b = coroutine.yield(a + 1) return b * 2 end)\n"
-            "local _, x = coroutine.resume(co, 1) local _, y = coroutine.resume(co, 10)\n"
-            "assert(x == 2 and y == 20)\n"
-            "local gen = coroutine.wrap(function() for i = 1, 3 do coroutine.yield(i) end end)\n"
-            "assert(gen() + gen() + gen() == 6)\n"
-            "local ok3, e3 = coroutine.resume(coroutine.create(function() error('inside') end))\n"
-            "assert(not ok3 and e3:find('inside'))\n"
-            "assert(select('#', pcall(function() return 1, 2, 3 end)) == 4)\n")
-            .empty());
-  // Yielding across pcall still works.
-  CHECK(run("local co = coroutine.wrap(function() local ok, v = pcall(function() return coroutine.yield(1) "
-            "end) return v end)\nassert(co() == 1) assert(co('back') == 'back')\n")
-            .empty());
+  const child_outcome r = run_limited(
+      {"while true do pcall(function() while true do end end) end",
+       "local ok, e = pcall(error, 'boom') assert(not ok and e == 'boom')\n"
+       "local ok2, e2 = xpcall(function() error({code = 7}) end, function(m) return m.code end)\n"
+       "assert(not ok2 and e2 == 7)\n"
+       "local co = coroutine.create(function(a) local b = coroutine.yield(a + 1) return b * 2 end)\n"
+       "local _, x = coroutine.resume(co, 1) local _, y = coroutine.resume(co, 10)\n"
+       "assert(x == 2 and y == 20)\n"
+       "local gen = coroutine.wrap(function() for i = 1, 3 do coroutine.yield(i) end end)\n"
+       "assert(gen() + gen() + gen() == 6)\n"
+       "local ok3, e3 = coroutine.resume(coroutine.create(function() error('inside') end))\n"
+       "assert(not ok3 and e3:find('inside'))\n"
+       "assert(select('#', pcall(function() return 1, 2, 3 end)) == 4)\n"
+       // A message handler still runs for an ordinary error, and may use the budget.
+       "local ok4, e4 = xpcall(error, function(m) local n = 0 for i = 1, 1000 do n = n + i end return n end, "
+       "'x')\n"
+       "assert(not ok4 and e4 == 500500)\n",
+       // Yielding across pcall still works.
+       "local co = coroutine.wrap(function() local ok, v = pcall(function() return coroutine.yield(1) "
+       "end) return v end)\nassert(co() == 1) assert(co('back') == 'back')\n"},
+      instructions(1'000'000));
+  REQUIRE(r.finished);
+  CHECK(r.messages[0].find(budget_exceeded) != std::string::npos);
+  CHECK(r.messages[1] == "");
+  CHECK(r.messages[2] == "");
 }
 
 TEST_CASE("a finalizer cannot keep the state from closing or a call from ending") {
@@ -192,7 +205,7 @@ TEST_CASE("a finalizer cannot keep the state from closing or a call from ending"
     CAPTURE(code);
     const child_outcome r = run_limited(code, instructions(1'000'000));
     REQUIRE(r.finished);
-    CHECK(r.message.find("script.lua:1: setmetatable: a metatable with __gc is refused") !=
+    CHECK(r.message.find("script0.lua:1: setmetatable: a metatable with __gc is refused") !=
           std::string::npos);
   }
   const child_outcome plain = run_limited(
