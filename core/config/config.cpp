@@ -122,7 +122,19 @@ technique_spec technique_of(const std::filesystem::path& file, const std::string
 
 }  // namespace
 
+namespace {
+std::optional<std::filesystem::path>& executable_dir_override() {
+  static std::optional<std::filesystem::path> dir;
+  return dir;
+}
+}  // namespace
+
+void set_executable_dir(const std::filesystem::path& dir) {
+  executable_dir_override() = dir;
+}
+
 std::filesystem::path executable_dir() {
+  if (executable_dir_override()) return *executable_dir_override();
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::filesystem::current_path() : exe.parent_path();

@@ -71,8 +71,11 @@ struct config {
   std::filesystem::path source;
 };
 
-/// The directory holding the running executable.
+/// The directory holding the running executable — or the one set_executable_dir gave.
 std::filesystem::path executable_dir();
+/// Where the defaults look for plugins and scripts when the program is not the sqlmorph executable
+/// (the Python module: the build folder, or <prefix>/bin once installed). Call before loading.
+void set_executable_dir(const std::filesystem::path& dir);
 
 /// Built-in defaults: plugins next to the executable, then in the install directory.
 config default_config();
