@@ -72,7 +72,9 @@ std::optional<std::filesystem::path> config_path(const std::optional<std::string
 }
 
 py::object parse_json(const std::string& text) {
-  static py::object loads = py::module_::import("json").attr("loads");
+  // A leaked handle, not a static py::object: a static's destructor would drop the reference after
+  // the interpreter has finalized (a fatal "GIL is released" abort at exit once numpy is loaded).
+  static const py::handle loads = py::object(py::module_::import("json").attr("loads")).release();
   return loads(text);
 }
 

@@ -112,15 +112,21 @@ def test_progress_on_the_calling_thread():
 
 
 def test_to_pandas():
+    # python3-pandas is in the Makefile's DEB_PACKAGES for this test: the DataFrame path runs for real.
+    import pandas
     result = sqlmorph.evaluate(cases=DEMO_CASES, db_root=DEMO_DB_ROOT, timeout=2, techniques="execution_accuracy")
-    try:
-        import pandas  # noqa: F401
-    except ImportError:
-        with pytest.raises(ImportError, match="needs pandas"):
-            result.to_pandas()
-        return
     frame = result.to_pandas()
+    assert isinstance(frame, pandas.DataFrame)
     assert len(frame) == 20 and "EX" in frame.columns
+    # A missing EX (an example that could not be scored) is NaN in the frame, None in the records.
+    assert [None if pandas.isna(v) else v for v in frame["EX"]] == [r["EX"] for r in result.records]
+
+
+def test_to_pandas_without_pandas_names_the_package(monkeypatch):
+    result = sqlmorph.evaluate(cases=DEMO_CASES, db_root=DEMO_DB_ROOT, timeout=2, techniques="execution_accuracy")
+    monkeypatch.setitem(sys.modules, "pandas", None)  # `import pandas` now raises ImportError
+    with pytest.raises(ImportError, match="needs pandas"):
+        result.to_pandas()
 
 
 def test_python_m_runs_the_cli():
@@ -131,16 +137,30 @@ def test_python_m_runs_the_cli():
     assert p.stdout.strip() == run_cli("--version").stdout.strip()
 
 
-def test_spider_dev_example_prints_a_table():
+def run_spider_dev_example(extra_path=None):
     spider = shared_dir() / "benchmarks" / "spider-dev"
-    env = {"PYTHONPATH": str(BUILD / "python"), "PATH": "/usr/bin:/bin"}
+    path = [str(BUILD / "python")] + ([str(extra_path)] if extra_path else [])
+    env = {"PYTHONPATH": ":".join(reversed(path)), "PATH": "/usr/bin:/bin"}
     p = subprocess.run([sys.executable, str(SOURCE / "examples" / "python" / "spider_dev.py"),
                         str(spider / "predictions" / "dail-sql-gpt4.sql"), str(spider)],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
-    lines = p.stdout.splitlines()
     assert "execution_accuracy" in p.stdout and "semantic_column_and_partial_cell" in p.stdout
-    assert any(line.startswith("execution_accuracy") and "0.8107" in line for line in lines)
+    assert any(line.startswith("execution_accuracy") and "0.8107" in line for line in p.stdout.splitlines())
+    return p.stdout
+
+
+def test_spider_dev_example_prints_a_pandas_table():
+    out = run_spider_dev_example()
+    assert "records; columns: " in out  # the DataFrame branch
+
+
+def test_spider_dev_example_prints_a_plain_table_without_pandas(tmp_path):
+    # A `pandas` package that fails to import, first on the path: the example's fallback branch.
+    (tmp_path / "pandas").mkdir()
+    (tmp_path / "pandas" / "__init__.py").write_text("raise ImportError('pandas hidden by the test')\n")
+    out = run_spider_dev_example(tmp_path)
+    assert "install python3-pandas for DataFrames" in out
 
 
 def test_cmake_install_puts_the_package_in_site_packages(tmp_path):
