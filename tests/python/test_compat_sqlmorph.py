@@ -126,3 +126,46 @@ def test_openai_embedding_model_makes_a_valid_configuration(monkeypatch):
     assert records[0]["EX"] == 1
     monkeypatch.setenv("SQLMORPH_COMPAT_EMBEDDER", "hash_trigram")
     assert evaluation._embedder_config() is None
+
+
+@pytest.fixture
+def fake_openai(tmp_path):
+    """The project's loopback OpenAI-compatible server (tests/servers/fake_openai.cpp), stopped by pid."""
+    import subprocess
+    import time
+    from conftest import BUILD
+    port_file = tmp_path / "port"
+    server = subprocess.Popen([str(BUILD / "tests" / "fake_openai"), "--port-file", str(port_file)],
+                              stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(500):
+            if port_file.is_file() and port_file.read_text().strip():
+                break
+            assert server.poll() is None, "fake_openai exited before listening"
+            time.sleep(0.01)
+        else:
+            pytest.fail("fake_openai did not write its port within 5 s")
+        yield f"http://127.0.0.1:{port_file.read_text().strip()}/v1"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_semantic_technique_embeds_through_an_openai_endpoint(fake_openai, tmp_path, monkeypatch):
+    # The online path end to end: embedding_model -> the openai embedder -> HTTP requests to
+    # OPENAI_BASE_URL (here the loopback server) -> semantic metrics.
+    monkeypatch.delenv("SQLMORPH_COMPAT_EMBEDDER", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai)
+    config = {"evaluation_technique": EvaluationTechnique.SEMANTIC_COLUMN_AND_EXACT_CELL,
+              "db_params": {"dbms": DBMS.SQLITE, "db_path": str(DEMO_DB_ROOT / "demo.sqlite")},
+              "embedding_model": OpenAIModel.TEXT_EMBEDDING_3_SMALL, "logs_dir_path": str(tmp_path)}
+    evaluation = Evaluation(config)
+    assert f'base_url = "{fake_openai}"' in open(evaluation._embedder_config()).read()
+    context = evaluation.run_evaluation("SELECT name AS who FROM employees", "SELECT name FROM employees")
+    assert not context.get("has_error"), context
+    assert context["metrics"]["EX"] == 1
+    # An endpoint that does not answer is an error naming it, not a silent zero.
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
+    with pytest.raises(sqlmorph.UsageError, match="127.0.0.1:1"):
+        Evaluation(config).run_evaluation("SELECT name AS who FROM employees", "SELECT name FROM employees")

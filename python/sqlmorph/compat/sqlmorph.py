@@ -102,7 +102,7 @@ class Evaluation:
 
     def __init__(self, config: dict[str, Any]):
         self.config = config
-        self._config_files: dict[str, str] = {}
+        self._config_files: dict[tuple[str, Optional[str]], str] = {}
         self._config_folder: Optional[tempfile.TemporaryDirectory] = None
 
     def _embedder_config(self) -> Optional[str]:
@@ -111,15 +111,21 @@ class Evaluation:
         if os.environ.get("SQLMORPH_COMPAT_EMBEDDER") == OFFLINE_EMBEDDER or model in (None, OFFLINE_EMBEDDER):
             return None
         name = model.value if isinstance(model, enum.Enum) else str(model)
-        if name not in self._config_files:
+        # Like the OpenAI Python client SQLMorph uses: OPENAI_BASE_URL points at another endpoint.
+        base_url = os.environ.get("OPENAI_BASE_URL")
+        key = (name, base_url)
+        if key not in self._config_files:
             if self._config_folder is None:  # removed with this object
                 self._config_folder = tempfile.TemporaryDirectory(prefix="sqlmorph-compat-")
             path = os.path.join(self._config_folder.name, f"{len(self._config_files)}.toml")
+            options = f"model = {json.dumps(name)}"
+            if base_url:
+                options += f", base_url = {json.dumps(base_url)}"
             with open(path, "w", encoding="utf-8") as f:
                 f.write('[embedding]\nembedder = "sqlmorph_compat"\n\n'
-                        f'[embedders.sqlmorph_compat]\nplugin = "openai"\noptions = {{ model = {json.dumps(name)} }}\n')
-            self._config_files[name] = path
-        return self._config_files[name]
+                        f'[embedders.sqlmorph_compat]\nplugin = "openai"\noptions = {{ {options} }}\n')
+            self._config_files[key] = path
+        return self._config_files[key]
 
     def run_evaluation(self, predicted_sql: str, ground_truth_sql: str, log: bool = True) -> dict[str, Any]:
         technique = _enum_value(self.config["evaluation_technique"], EvaluationTechnique)
