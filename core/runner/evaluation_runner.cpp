@@ -167,17 +167,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
       }
     }
     results = std::make_unique<results_file>(
-        *settings.out_dir / "results.jsonl", settings.resume, units.size(), [&](std::size_t u) {
-          std::vector<record_key> keys;
-          for (const std::size_t i : units[u].examples) {
-            for (const auto& t : techniques) {
-              keys.push_back({examples[i].id, examples[i].system, t->name(), t->penalize_extra_pred_cols()});
-            }
-            for (const auto& j : judges)
-              keys.push_back({examples[i].id, examples[i].system, j.technique(), std::nullopt});
-          }
-          return keys;
-        });
+        *settings.out_dir / "results.jsonl", settings.resume, units.size(),
+        [&](std::size_t u) { return unit_record_keys(units[u], examples, techniques, judges); });
     manifest = std::make_unique<run_manifest>(manifest_file, fingerprint);
     auto& m = manifest->data();
     m["sqlmorph"] = SQLMORPH_VERSION_STRING;
