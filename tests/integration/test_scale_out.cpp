@@ -221,7 +221,7 @@ TEST_CASE("more shards than units: the empty shards still merge") {
   check_same_run(single, merged);
 }
 
-TEST_CASE("a merge with a missing, cut or foreign shard refuses and lists the units; --resume repairs it") {
+TEST_CASE("a merge with a missing, cut or foreign shard refuses and lists the units, --resume repairs it") {
   test::temp_dir dir;
   const auto cases = demo_cases(dir, 30);
   const auto single = dir.path() / "single";
