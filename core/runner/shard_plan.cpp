@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <numeric>
 
@@ -48,10 +49,28 @@ std::vector<std::size_t> shard_units(const std::vector<example>& examples,
     std::iota(all.begin(), all.end(), std::size_t{0});
     return all;
   }
-  // A unit executes its gold query once and each system's prediction.
-  const auto cost_of = [&](std::size_t u) {
-    return 1 + static_cast<std::uint64_t>(units[u].examples.size());
+  // A unit executes its gold query once and each system's prediction, and matches their results:
+  // work that grows with the database (bigger tables, bigger results). So the estimate is queries x
+  // (1 + the database file's size in 32 KiB): on Spider dev, world_1 (330 KB) weighs 11, most
+  // databases 1 or 2. A server database (no file) weighs 1.
+  std::map<std::string, std::uint64_t> weight_of_db;
+  const auto weight = [&](const std::string& db) {
+    const auto [it, added] = weight_of_db.try_emplace(db, 1);
+    if (added) {
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(db, ec)) {
+        const auto size = std::filesystem::file_size(db, ec);
+        if (!ec) it->second = 1 + size / 32768;
+      }
+    }
+    return it->second;
   };
+  std::vector<std::uint64_t> unit_cost(units.size());
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    unit_cost[u] = (1 + static_cast<std::uint64_t>(units[u].examples.size())) *
+                   weight(examples[units[u].examples.front()].db);
+  }
+  const auto cost_of = [&](std::size_t u) { return unit_cost[u]; };
   // Units per database, databases in order of first appearance.
   std::vector<std::vector<std::size_t>> by_db;
   std::map<std::string, std::size_t> db_index;

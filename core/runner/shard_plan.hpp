@@ -6,9 +6,11 @@
 //
 // The partition keeps one database's units together where that balances (a shard then opens few
 // databases) and balances an estimate of cost: the queries a unit executes (one gold query plus
-// one per system). A database bigger than a shard's share is cut into consecutive pieces. Pieces go,
-// largest first, to the least loaded shard (ties: the lower shard index) — the same inputs always
-// give the same partition, whatever the machine.
+// one per system) times a weight growing with the database file's size. A database bigger than a
+// shard's share is cut into consecutive pieces. Pieces go, largest first, to the least loaded shard
+// (ties: the lower shard index) — the same inputs and database files always give the same partition,
+// whatever the machine (shards run against different copies of a database could disagree: merge
+// then finds units missing or twice, and refuses).
 
 #include <cstddef>
 #include <string>
