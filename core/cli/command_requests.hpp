@@ -39,6 +39,7 @@ struct eval_options {
   std::optional<unsigned> jobs;
   std::optional<std::string> cache;
   bool resume = false;
+  bool overwrite = false;
   std::string progress = "auto";
   bool json = false;
   /// Evaluate every system on each of these backends (systems become SYSTEM@BACKEND).

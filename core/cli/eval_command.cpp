@@ -88,6 +88,7 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
   cmd->add_option("--cache", options->cache,
                   "folder caching gold results across runs (keyed by database content)");
   cmd->add_flag("--resume", options->resume, "continue the interrupted run in --out (same command)");
+  cmd->add_flag("--overwrite", options->overwrite, "replace the run already in --out (else it is refused)");
   cmd->add_option("--progress", options->progress, "progress on stderr: auto, bar, lines, none")
       ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))
       ->capture_default_str();

@@ -11,6 +11,7 @@
 #include "datasets/json_input.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
 #include "runner/run_manifest.hpp"
 #include "runner/shard_plan.hpp"
@@ -107,19 +108,6 @@ void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::o
     }
     found[u.index] = unit_lines{shard_pos, begin, pos, first_id};
   }
-}
-
-void write_atomically(const std::filesystem::path& file, const std::string& text) {
-  const auto tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) throw usage_error("cannot write " + tmp);
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) throw usage_error("cannot rename " + tmp + " to " + file.string() + ": " + ec.message());
 }
 
 double number_or_zero(const nlohmann::json& j, const char* key) {
@@ -266,10 +254,10 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   run["wall_seconds"] = result.wall_seconds;
   run["merged_from"] = merged_from;
 
-  write_atomically(out / "results.jsonl", results);
-  write_atomically(out / "summary.json",
-                   dump_json(result.summary.to_json(result.examples, result.wall_seconds), 2) + "\n");
-  write_atomically(out / "run.json", dump_json(run, 2) + "\n");
+  write_file_atomically(out / "results.jsonl", results);
+  write_file_atomically(out / "summary.json",
+                        dump_json(result.summary.to_json(result.examples, result.wall_seconds), 2) + "\n");
+  write_file_atomically(out / "run.json", dump_json(run, 2) + "\n");
   return result;
 }
 
