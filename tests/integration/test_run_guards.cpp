@@ -58,7 +58,7 @@ json run_json(const std::filesystem::path& out) {
 }  // namespace
 
 TEST_CASE(
-    "absurd job counts are refused on the command line, in sqlmorph.toml and in Lua; workers <= units") {
+    "absurd job counts are refused on the command line, in sqlmorph.toml and in Lua, workers <= units") {
   test::temp_dir dir;
   const auto cases = two_cases(dir);
   for (const char* jobs : {"100000", "257", "-1", "1.5", "nan"}) {
@@ -127,7 +127,7 @@ TEST_CASE("time limits must be finite: nan and inf are refused wherever a timeou
   }
 }
 
-TEST_CASE("max_rows = 0 means no row cap; a positive cap truncates") {
+TEST_CASE("max_rows = 0 means no row cap, a positive cap truncates") {
   const std::string gold = "SELECT name FROM employees";
   const auto compare = [&](const char* max_rows) {
     const auto r = run_sqlmorph({"--config", config_arg(), "-q", "compare", "--db", demo_db().string(),
