@@ -12,6 +12,21 @@
 
 namespace sqlmorph::core {
 
+namespace {
+
+std::string hex(XXH128_hash_t h) {
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                static_cast<unsigned long long>(h.low64));
+  return buf;
+}
+
+}  // namespace
+
+std::string text_content_hash(std::string_view bytes) {
+  return hex(XXH3_128bits(bytes.data(), bytes.size()));
+}
+
 std::string file_content_hash(const std::filesystem::path& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return {};
@@ -37,10 +52,7 @@ std::string file_content_hash(const std::filesystem::path& file) {
   const XXH128_hash_t h = XXH3_128bits_digest(state);
   XXH3_freeState(state);
   if (!ok) return {};
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
-                static_cast<unsigned long long>(h.low64));
-  return buf;
+  return hex(h);
 }
 
 std::string content_hash_memo::hash_of(const std::filesystem::path& file) {

@@ -10,8 +10,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace sqlmorph::core {
+
+/// XXH3-128 of bytes in memory, as 32 hex digits.
+std::string text_content_hash(std::string_view bytes);
 
 /// XXH3-128 of a file's bytes, as 32 hex digits; empty if the file cannot be read.
 std::string file_content_hash(const std::filesystem::path& file);

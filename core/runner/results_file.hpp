@@ -1,8 +1,10 @@
 #pragma once
 // results.jsonl of a run: one line per example × technique variant, appended a unit at a time with
-// one write() each — what was written survives the process being killed. With resume, the complete
-// units already there (checked line by line against what the run would write) are kept and the
-// run continues after them; an incomplete tail is cut off.
+// one write() each — what was written survives the process being killed — followed by the unit's
+// checksum in results.jsonl.check. With resume, the complete units already there are kept when
+// every line is the record this run would write there (example, system, technique, variant) and
+// the unit's bytes match their checksum (so an edited line is noticed); the run continues after
+// them and an incomplete, edited or unchecked tail is evaluated again.
 
 #include <filesystem>
 #include <functional>
@@ -33,6 +35,10 @@ std::vector<record_key> unit_record_keys(const work_unit& unit, const std::vecto
                                          const std::vector<std::shared_ptr<const technique>>& techniques,
                                          const std::vector<configured_judge>& judges);
 
+/// results.jsonl.check beside results.jsonl: one line per written unit, "<bytes>\t<XXH3-128>" of its
+/// lines, appended after them; --resume keeps a unit only when its lines match it.
+std::filesystem::path checks_file(const std::filesystem::path& results);
+
 class results_file {
  public:
   /// Opens `file`. With `resume`, keeps the leading units whose lines match `expected(unit)` for
@@ -56,6 +62,7 @@ class results_file {
  private:
   std::filesystem::path file_;
   int fd_ = -1;
+  int checks_fd_ = -1;
   std::size_t resumed_units_ = 0;
   std::vector<record> resumed_;
 };

@@ -301,6 +301,49 @@ TEST_CASE("kill -9 in the middle of a run, then --resume: the same results as an
   CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
 }
 
+TEST_CASE("--resume notices an edited line: that unit and the rest are evaluated again, with a warning") {
+  test::temp_dir dir;
+  const std::string cases = (test::source_dir() / "examples/demo/cases.jsonl").string();
+  const std::string root = (test::build_dir() / "examples/demo").string();
+  const auto run = [&](const std::filesystem::path& out, bool resume) {
+    std::vector<std::string> args = {
+        "--config", config_arg(),   "eval",
+        "--cases",  cases,          "--db-root",
+        root,       "--techniques", "execution_accuracy,exact_column_and_partial_cell",
+        "--out",    out.string(),   "--progress",
+        "none",     "-j",           "1"};
+    if (resume) args.push_back("--resume");
+    return run_sqlmorph(args);
+  };
+  const auto full = dir.path() / "full";
+  REQUIRE(run(full, false).exit_code == 0);
+  const auto out = dir.path() / "edited";
+  REQUIRE(run(out, false).exit_code == 0);
+  // Line 5 stays a valid record of the same example, with another EX.
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(out / "results.jsonl");
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  REQUIRE(lines.size() == 40);
+  json edited = json::parse(lines[4]);
+  REQUIRE(edited["EX"].is_number());
+  const int ex = edited["EX"].get<int>();
+  edited["EX"] = 1 - ex;
+  lines[4] = edited.dump();
+  {
+    std::ofstream rewrite(out / "results.jsonl", std::ios::trunc | std::ios::binary);
+    for (const auto& line : lines) rewrite << line << "\n";
+  }
+  const auto resumed = run(out, true);
+  REQUIRE_MESSAGE(resumed.exit_code == 0, resumed.err);
+  CHECK(resumed.err.find("results.jsonl lines 5-6 differ from what this run wrote") != std::string::npos);
+  CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
+  CHECK(json::parse(test::file_bytes(out / "summary.json"))["techniques"] ==
+        json::parse(test::file_bytes(full / "summary.json"))["techniques"]);
+  CHECK(run_json(out)["statistics"]["resumed_units"] == 2);
+}
+
 TEST_CASE("--resume refuses a folder that holds another run") {
   test::temp_dir dir;
   const auto out = dir.path() / "out";
