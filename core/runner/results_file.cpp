@@ -53,21 +53,7 @@ results_file::results_file(std::filesystem::path file, bool resume, std::size_t 
   const std::filesystem::path checks_path = checks_file(file_);
   if (resume && std::filesystem::exists(file_, ec)) {
     const std::string text = read_file(file_);
-    // One checksum line per written unit: "<bytes>\t<XXH3-128 of the unit's lines>".
-    std::vector<std::pair<std::size_t, std::string>> checks;
-    if (std::filesystem::exists(checks_path, ec)) {
-      const std::string check_text = read_file(checks_path);
-      std::size_t at = 0;
-      while (at < check_text.size()) {
-        const std::size_t end = check_text.find('\n', at);
-        if (end == std::string::npos) break;  // a torn last line
-        const std::string line = check_text.substr(at, end - at);
-        const std::size_t tab = line.find('\t');
-        if (tab == std::string::npos) break;
-        checks.emplace_back(std::strtoull(line.c_str(), nullptr, 10), line.substr(tab + 1));
-        at = end + 1;
-      }
-    }
+    const std::vector<unit_check> checks = read_unit_checks(file_);
     std::size_t pos = 0;        // where the next line starts
     std::size_t line = 1;       // its line number
     std::size_t committed = 0;  // end of the last complete unit
@@ -105,7 +91,7 @@ results_file::results_file(std::filesystem::path file, bool resume, std::size_t 
                      file_.string(), unit_line, checks_path.string());
         break;
       }
-      if (checks[unit].first != bytes.size() || checks[unit].second != text_content_hash(bytes)) {
+      if (!checks[unit].matches(bytes)) {
         spdlog::warn(
             "resume: {} lines {}-{} differ from what this run wrote (edited?); evaluating them and what "
             "follows "
@@ -127,7 +113,7 @@ results_file::results_file(std::filesystem::path file, bool resume, std::size_t 
     // The checksums of the kept units, rewritten (a torn or extra tail dropped).
     std::string kept;
     for (std::size_t u = 0; u < resumed_units_; ++u)
-      kept += std::to_string(checks[u].first) + "\t" + checks[u].second + "\n";
+      kept += std::to_string(checks[u].bytes) + "\t" + checks[u].hash + "\n";
     write_file_atomically(checks_path, kept);
   }
   const int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (resume ? 0 : O_TRUNC);
@@ -144,6 +130,29 @@ results_file::~results_file() {
 
 std::filesystem::path checks_file(const std::filesystem::path& results) {
   return std::filesystem::path(results.string() + ".check");
+}
+
+bool unit_check::matches(std::string_view unit_bytes) const {
+  return bytes == unit_bytes.size() && hash == text_content_hash(unit_bytes);
+}
+
+std::vector<unit_check> read_unit_checks(const std::filesystem::path& results) {
+  std::vector<unit_check> checks;
+  const auto path = checks_file(results);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return checks;
+  const std::string text = read_file(path);
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) break;  // a torn last line
+    const std::string line = text.substr(at, end - at);
+    const std::size_t tab = line.find('\t');
+    if (tab == std::string::npos) break;
+    checks.push_back({std::strtoull(line.c_str(), nullptr, 10), line.substr(tab + 1)});
+    at = end + 1;
+  }
+  return checks;
 }
 
 void results_file::append_unit(const std::vector<record>& records) {

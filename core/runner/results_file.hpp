@@ -6,11 +6,13 @@
 // the unit's bytes match their checksum (so an edited line is noticed); the run continues after
 // them and an incomplete, edited or unchecked tail is evaluated again.
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eval/example.hpp"
@@ -38,6 +40,16 @@ std::vector<record_key> unit_record_keys(const work_unit& unit, const std::vecto
 /// results.jsonl.check beside results.jsonl: one line per written unit, "<bytes>\t<XXH3-128>" of its
 /// lines, appended after them; --resume keeps a unit only when its lines match it.
 std::filesystem::path checks_file(const std::filesystem::path& results);
+
+/// One line of results.jsonl.check.
+struct unit_check {
+  std::uint64_t bytes = 0;
+  std::string hash;
+  /// Whether a unit's lines (their bytes, line breaks included) are the ones checksummed.
+  bool matches(std::string_view unit_bytes) const;
+};
+/// The checksums beside `results` (none if the file is absent; a torn last line is dropped).
+std::vector<unit_check> read_unit_checks(const std::filesystem::path& results);
 
 class results_file {
  public:

@@ -33,6 +33,7 @@ struct unit_lines {
   std::size_t begin = 0;
   std::size_t end = 0;
   std::string first_id;
+  unit_check check;
 };
 
 shard_folder read_shard(const std::filesystem::path& dir) {
@@ -69,7 +70,9 @@ std::size_t lines_per_example(const nlohmann::json& manifest) {
 void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::optional<unit_lines>>& found,
                 std::vector<std::string>& problems) {
   const std::size_t per_example = lines_per_example(f.manifest);
+  const std::vector<unit_check> checks = read_unit_checks(f.dir / "results.jsonl");
   std::size_t pos = 0;
+  std::size_t k = 0;  // the unit's position in the shard
   for (const shard_run::unit& u : f.shard.units) {
     const std::size_t begin = pos;
     std::vector<record_key> keys;
@@ -93,7 +96,15 @@ void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::o
       keys.push_back({r.id, r.system, r.technique, r.penalize_extra_pred_cols});
       pos = end + 1;
     }
-    if (!complete) return;  // an interrupted shard: the units from here on are missing
+    if (!complete) return;           // an interrupted shard: the units from here on are missing
+    if (k >= checks.size()) return;  // its checksum never reached the disk: missing, like a cut unit
+    if (!checks[k].matches(std::string_view(f.results).substr(begin, pos - begin))) {
+      problems.push_back((f.dir / "results.jsonl").string() + ": the lines of unit " +
+                         std::to_string(u.index) + " (example " + first_id +
+                         ") differ from what its shard run wrote (edited?)");
+      return;
+    }
+    ++k;
     if (unit_keys_digest(keys) != u.keys_digest) {
       problems.push_back((f.dir / "results.jsonl").string() + ": the lines of unit " +
                          std::to_string(u.index) + " (example " + first_id +
@@ -106,7 +117,7 @@ void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::o
                          std::to_string(shard_pos) + " of the folders given");
       continue;
     }
-    found[u.index] = unit_lines{shard_pos, begin, pos, first_id};
+    found[u.index] = unit_lines{shard_pos, begin, pos, first_id, checks[k - 1]};
   }
 }
 
@@ -182,7 +193,7 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) throw usage_error("cannot create output directory " + out.string() + ": " + ec.message());
-  for (const char* name : {"results.jsonl", "summary.json", "run.json"}) {
+  for (const char* name : {"results.jsonl", "results.jsonl.check", "summary.json", "run.json"}) {
     if (!overwrite && std::filesystem::exists(out / name, ec))
       throw usage_error(out.string() + " already holds " + name + "; pass --overwrite to replace it");
   }
@@ -192,7 +203,9 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   result.units = first.run_units;
   result.shards = shards.size();
   std::string results;
+  std::string checks;  // results.jsonl.check: the merged folder resumes like any run's
   for (const auto& u : found) {
+    checks += std::to_string(u->check.bytes) + "\t" + u->check.hash + "\n";
     const std::string& text = shards[u->shard].results;
     results.append(text, u->begin, u->end - u->begin);
     std::size_t pos = u->begin;
@@ -255,6 +268,7 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   run["merged_from"] = merged_from;
 
   write_file_atomically(out / "results.jsonl", results);
+  write_file_atomically(checks_file(out / "results.jsonl"), checks);
   write_file_atomically(out / "summary.json",
                         dump_json(result.summary.to_json(result.examples, result.wall_seconds), 2) + "\n");
   write_file_atomically(out / "run.json", dump_json(run, 2) + "\n");
