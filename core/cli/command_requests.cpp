@@ -140,6 +140,7 @@ evaluation_settings evaluation_settings_from(environment& env, const eval_option
   settings.jobs = o.jobs ? checked_jobs(static_cast<double>(*o.jobs), "--jobs") : env.config().run.jobs;
   settings.resume = o.resume;
   settings.overwrite = o.overwrite;
+  settings.require_databases = o.require_databases;
   if (o.resume && o.overwrite)
     throw usage_error("--resume and --overwrite contradict each other: choose one");
   if (o.cache)

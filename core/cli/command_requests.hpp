@@ -40,6 +40,7 @@ struct eval_options {
   std::optional<std::string> cache;
   bool resume = false;
   bool overwrite = false;
+  bool require_databases = false;
   std::string progress = "auto";
   bool json = false;
   /// Evaluate every system on each of these backends (systems become SYSTEM@BACKEND).

@@ -279,6 +279,9 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   lua_getfield(L, 1, "overwrite");
   settings.overwrite = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
+  lua_getfield(L, 1, "require_databases");
+  settings.require_databases = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
   if (const auto cache = opt_string(L, 1, "cache"))
     settings.cache_dir = std::filesystem::path(*cache);
   else

@@ -226,15 +226,20 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   out.stats.resumed_units = first_unit;
   std::size_t done_examples = 0;
   std::size_t error_examples = 0;
+  std::set<std::string> missing_databases;  // db_id of the examples whose database is missing
   const auto count_unit = [&](const std::vector<record>& records) {
     const std::size_t per_example = std::max<std::size_t>(1, techniques.size() + judges.size());
     for (std::size_t i = 0; i < records.size(); i += per_example) {
       ++done_examples;
       bool failed = false;
+      bool missing = false;
       for (std::size_t k = i; k < std::min(records.size(), i + per_example); ++k) {
         failed = failed || records[k].status != example_status::ok;
+        missing = missing || records[k].status == example_status::db_missing;
       }
       error_examples += failed;
+      out.stats.db_missing_examples += missing;
+      if (missing) missing_databases.insert(records[i].db_id);
     }
   };
   if (results) {
@@ -388,6 +393,28 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   if (settings.out_dir && !out.stats.interrupted) {
     write_file_atomically(*settings.out_dir / "summary.json",
                           dump_json(out.summary.to_json(out.examples, out.wall_seconds), 2) + "\n");
+  }
+  // Missing databases: loud when they are all missing (a wrong --db-root scores everything 0), an
+  // error with require_databases (for CI), after the outputs are written either way.
+  if (out.stats.db_missing_examples > 0) {
+    std::string names;
+    std::size_t shown = 0;
+    for (const auto& db : missing_databases) {
+      if (shown++ == 10) {
+        names += ", ...";
+        break;
+      }
+      names += (names.empty() ? "" : ", ") + (db.empty() ? std::string("(no db_id)") : db);
+    }
+    const std::string what = std::to_string(out.stats.db_missing_examples) + " of " +
+                             std::to_string(done_examples) +
+                             " examples have no database (status db_missing: " + names + ")";
+    if (settings.require_databases) throw usage_error(what + "; --require-databases makes that an error");
+    if (out.stats.db_missing_examples == done_examples)
+      spdlog::error("EVERY example's database is missing ({}): check --db-root or the cases' db paths",
+                    names);
+    else
+      spdlog::warn("{}", what);
   }
   return out;
 }

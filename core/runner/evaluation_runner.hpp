@@ -59,6 +59,9 @@ struct evaluation_settings {
   unsigned jobs = 0;
   /// Continue the run already in out_dir.
   bool resume = false;
+  /// A missing database (status db_missing) fails the run (usage_error, after the outputs are
+  /// written) instead of a warning: --require-databases, for CI.
+  bool require_databases = false;
   /// Replace the run already in out_dir (without resume or overwrite, a folder holding a run is refused).
   bool overwrite = false;
   /// On-disk cache of gold results.
@@ -90,6 +93,8 @@ struct run_statistics {
   /// Workers requested (--jobs, bounded by max_jobs) and started (no more than units left).
   unsigned jobs = 0;
   unsigned workers = 0;
+  /// Examples with a db_missing record.
+  std::size_t db_missing_examples = 0;
   bool interrupted = false;
 };
 

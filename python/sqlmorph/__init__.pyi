@@ -88,6 +88,7 @@ def stream(
     out: Optional[_Path] = ...,
     resume: bool = False,
     overwrite: bool = False,
+    require_databases: bool = False,
     cache: Optional[_Path] = ...,
     backends: Optional[Sequence[str]] = ...,
     judges: Optional[Sequence[str]] = ...,

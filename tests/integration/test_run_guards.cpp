@@ -226,3 +226,40 @@ TEST_CASE("Lua's sqlmorph.write_file refuses /proc/self/mem and devices with a c
   CHECK_MESSAGE(ok.exit_code == 0, ok.err);
   CHECK(test::file_bytes(dir.path() / "sub" / "x.txt") == "hello");
 }
+
+TEST_CASE("missing databases: a loud warning when every one is missing, exit 2 with --require-databases") {
+  test::temp_dir dir;
+  const auto cases = dir.path() / "cases.jsonl";
+  std::ofstream(cases) << json{{"id", 1},
+                               {"db", (dir.path() / "nowhere.sqlite").string()},
+                               {"gold", "SELECT 1"},
+                               {"pred", "SELECT 1"}}
+                              .dump()
+                       << "\n"
+                       << json{{"id", 2},
+                               {"db", (dir.path() / "nowhere.sqlite").string()},
+                               {"gold", "SELECT 2"},
+                               {"pred", "SELECT 2"}}
+                              .dump()
+                       << "\n";
+  const auto all_missing = run_sqlmorph(eval(cases, dir.path() / "a"));
+  CHECK(all_missing.exit_code == 0);
+  CHECK(all_missing.err.find("EVERY example's database is missing (nowhere)") != std::string::npos);
+  const auto required = run_sqlmorph(eval(cases, dir.path() / "b", {"--require-databases"}));
+  CHECK(required.exit_code == 2);
+  CHECK(required.err.find("2 of 2 examples have no database (status db_missing: nowhere)") !=
+        std::string::npos);
+  CHECK(std::filesystem::exists(dir.path() / "b" / "summary.json"));  // the outputs are written first
+  // One of two missing: a warning naming it; with the flag, exit 2 all the same.
+  std::ofstream(cases, std::ios::app)
+      << json{{"id", 3}, {"db", demo_db().string()}, {"gold", "SELECT 1"}, {"pred", "SELECT 1"}}.dump()
+      << "\n";
+  auto args = eval(cases, dir.path() / "c");
+  args.erase(args.begin() + 2);  // without -q: the warning is a warning, which -q hides
+  const auto some = run_sqlmorph(args);
+  CHECK(some.exit_code == 0);
+  CHECK(some.err.find("2 of 3 examples have no database") != std::string::npos);
+  CHECK(run_sqlmorph(eval(cases, dir.path() / "d", {"--require-databases"})).exit_code == 2);
+  // Every database there: the flag changes nothing.
+  CHECK(run_sqlmorph(eval(two_cases(dir), dir.path() / "e", {"--require-databases"})).exit_code == 0);
+}
