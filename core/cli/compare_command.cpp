@@ -4,7 +4,9 @@
 #include <iostream>
 
 #include "app/environment.hpp"
+#include "app/preflight.hpp"
 #include "cli/commands.hpp"
+#include "errors.hpp"
 #include "eval/example_evaluator.hpp"
 #include "eval/query_runner.hpp"
 #include "output/record_json.hpp"
@@ -42,6 +44,8 @@ int run_compare(const global_options& g, const compare_options& o) {
   env->use_embedding_cache(o.run.embedding_cache, o.run.no_embedding_cache, env->config().run.cache_dir);
   const auto techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
                                                      parse_penalize_choice(o.run.penalize), env->registry());
+  if (techniques.empty()) throw usage_error("compare needs a technique (--techniques none leaves none)");
+  if (!o.run.no_preflight) check_remote_services(techniques, {}, env->registry());
   const run_limits limits = limits_from(env->config(), o.run);
   query_runner runner(limits.gold, limits.pred);
   example_evaluator evaluator(runner, techniques, env->routes(route_choice_from(o.run)));

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/environment.hpp"
+#include "app/preflight.hpp"
 #include "cli/commands.hpp"
 #include "datasets/bird_files.hpp"
 #include "datasets/cases_file.hpp"
@@ -115,6 +116,9 @@ int run_eval(const global_options& g, const eval_options& o) {
   settings.techniques = env->techniques().assemble(split_technique_list(o.run.techniques),
                                                    parse_penalize_choice(o.run.penalize), env->registry());
   settings.judges = resolve_judges(env->config(), env->registry(), o.judges);
+  if (settings.techniques.empty() && settings.judges.empty())
+    throw usage_error("nothing to do: --techniques none and no --judges");
+  if (!o.run.no_preflight) check_remote_services(settings.techniques, settings.judges, env->registry());
   settings.out_dir = std::filesystem::path(o.out);
   settings.jobs = o.jobs.value_or(env->config().run.jobs);
   settings.resume = o.resume;

@@ -39,7 +39,16 @@ void register_run_command(CLI::App& app, const global_options& g, int& exit_code
   cmd->add_option("script", options->script, "the Lua script")->required();
   cmd->add_option("args", options->args, "arguments for the script (its `arg` table and `...`)");
   cmd->prefix_command();
-  cmd->callback([&g, &exit_code, options] { exit_code = run_script(g, *options); });
+  cmd->callback([&g, &exit_code, options, cmd] {
+    // What the parser could not place (an option sqlmorph does not know) is refused, not dropped.
+    if (const auto rest = cmd->remaining(); !rest.empty()) {
+      std::string listed;
+      for (const std::string& a : rest) listed += (listed.empty() ? "" : " ") + a;
+      throw usage_error("run: arguments neither sqlmorph nor the script can take: " + listed +
+                        " (a script gets the arguments after it that do not start with '-')");
+    }
+    exit_code = run_script(g, *options);
+  });
 }
 
 }  // namespace sqlmorph::core

@@ -6,8 +6,17 @@
 
 namespace sqlmorph::core {
 
+void add_global_options(CLI::App& cmd, global_options& g) {
+  cmd.add_option(
+      "--config", g.config_file,
+      "configuration file (default: $SQLMORPH_CONFIG, else ./sqlmorph.toml, else built-in defaults)");
+  cmd.add_flag("-v,--verbose", g.verbosity, "more log output (-vv for trace)");
+  cmd.add_flag("-q,--quiet", g.quiet, "only errors on stderr");
+}
+
 void add_run_options(CLI::App& cmd, run_options& o) {
-  cmd.add_option("--techniques", o.techniques, "comma-separated technique names, or 'all'")
+  cmd.add_option("--techniques", o.techniques,
+                 "comma-separated technique names, 'all', or 'none' (judges only; see `sqlmorph techniques`)")
       ->capture_default_str();
   cmd.add_option("--penalize-extra-pred-cols", o.penalize,
                  "count every predicted cell in precision (true), only aligned ones (false), or report both")
@@ -29,6 +38,13 @@ void add_run_options(CLI::App& cmd, run_options& o) {
   cmd.add_option("--db-backend", o.db_backends,
                  "DB_ID=BACKEND: the backend of one database (repeatable; over [databases])");
   add_embedding_cache_options(cmd, o.embedding_cache, o.no_embedding_cache);
+  add_preflight_option(cmd, o.no_preflight);
+}
+
+void add_preflight_option(CLI::App& cmd, bool& no_preflight) {
+  cmd.add_flag("--no-preflight", no_preflight,
+               "do not check first (one GET <base_url>/models each) that the judges' and embedders' servers "
+               "answer");
 }
 
 void add_embedding_cache_options(CLI::App& cmd, std::optional<std::string>& file, bool& none) {
