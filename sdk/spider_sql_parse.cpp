@@ -469,13 +469,14 @@ alias_map tables_with_alias(const std::vector<std::string>& toks, const schema* 
 }  // namespace
 
 schema::schema(const table_list& tables) {
-  for (const auto& [name, columns] : tables) {
+  for (const auto& entry : tables) {
+    // A later table of the same name replaces the earlier one, as a Python dict does.
     const auto it =
-        std::find_if(tables_.begin(), tables_.end(), [&](const auto& t) { return t.first == name; });
+        std::find_if(tables_.begin(), tables_.end(), [&](const auto& t) { return t.first == entry.first; });
     if (it != tables_.end())
-      it->second = columns;
+      it->second = entry.second;
     else
-      tables_.emplace_back(name, columns);
+      tables_.push_back(entry);
   }
   for (const auto& [name, columns] : tables_) {
     ids_.insert(name);
