@@ -15,11 +15,13 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # libsqliteodbc are what the backend tests run against (a throwaway cluster, the two ODBC drivers).
 # sqlite3 (the shell) builds the empty BIRD databases of examples/judges/bird_judge.sh.
 # clang-format checks the formatting in CI (make check-format).
+# pybind11-dev and python3-dev build the Python package (python/); python3-pytest runs its tests;
+# python3-pandas lets them run Result.to_pandas() for real (the module never needs it).
 # clang and libclang-rt-14-dev (libFuzzer, ASan and UBSan runtimes) build the fuzz targets (make fuzz).
 DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev libboost-dev libtomlplusplus-dev \
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev \
                 libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3 clang-format \
-                clang libclang-rt-14-dev
+                clang libclang-rt-14-dev pybind11-dev python3-dev python3-pytest python3-pandas
 
 # What `make run` needs: the CLI (which brings the plugins it loads by default) and the demo
 # database. Tests, benchmarks and the server backends are left to `make build` / `make test`, in
@@ -81,6 +83,7 @@ bench: build
 	./$(BUILD_DIR)/bench/spider_dev_bench
 	./$(BUILD_DIR)/bench/many_systems_bench
 	./$(BUILD_DIR)/bench/parallel_bench
+	python3 bench/python_overhead.py $(BUILD_DIR)
 	./$(BUILD_DIR)/bench/memory_bench
 
 format:

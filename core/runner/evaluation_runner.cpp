@@ -38,7 +38,8 @@ void on_interrupt(int) {
 // Installs the interrupt handlers for the duration of a run; a second interrupt kills as usual.
 class interrupt_scope {
  public:
-  interrupt_scope() {
+  explicit interrupt_scope(bool install) : installed_(install) {
+    if (!install) return;
     interrupt_requested = false;
     struct sigaction sa {};
     sa.sa_handler = &on_interrupt;
@@ -48,11 +49,13 @@ class interrupt_scope {
     sigaction(SIGTERM, &sa, &old_term_);
   }
   ~interrupt_scope() {
+    if (!installed_) return;
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
   }
 
  private:
+  bool installed_;
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
 };
@@ -246,7 +249,11 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   std::exception_ptr failure;
 
   std::atomic<std::uint64_t> shared_answers{0};
-  interrupt_scope interrupts;
+  interrupt_scope interrupts(settings.handle_signals);
+  const auto stop_asked = [&] {
+    return (settings.handle_signals && interrupt_requested) ||
+           (settings.stop_requested && settings.stop_requested->load());
+  };
   const auto work = [&] {
     try {
       worker_queries queries(shared, disk.get(), settings.gold_limits, settings.pred_limits);
@@ -312,13 +319,14 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
           }
         }
         count_unit(records);
+        if (settings.on_unit) settings.on_unit(records);
         lock.lock();
         ++written;
         changed.notify_all();
         if (!abort_reason.empty()) break;
       }
       if (!abort_reason.empty()) break;
-      if (interrupt_requested) {
+      if (stop_asked()) {
         out.stats.interrupted = true;
         break;
       }

@@ -10,8 +10,10 @@
 //   interrupted run (after checking run.json says it is the same run) and continues after them.
 // - run.json describes the run; summary.json is written at the end.
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -64,6 +66,14 @@ struct evaluation_settings {
   progress_mode progress = progress_mode::none;
   /// Added to run.json (command line, configuration, plugins, ...).
   nlohmann::ordered_json manifest;
+  /// Called on the thread that runs run_evaluation with each unit's records, in results.jsonl order,
+  /// as they are written (the Python module streams them from here).
+  std::function<void(const std::vector<record>&)> on_unit;
+  /// Set by another thread to stop the run as an interrupt would (stats.interrupted).
+  const std::atomic<bool>* stop_requested = nullptr;
+  /// Install SIGINT/SIGTERM handlers for the run; false when the embedding program handles them
+  /// itself (Python) and stops the run through stop_requested.
+  bool handle_signals = true;
 };
 
 struct run_statistics {
