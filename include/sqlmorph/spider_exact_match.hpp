@@ -88,4 +88,36 @@ struct exact_match_outcome {
 exact_match_outcome score_exact_match(std::string_view gold, std::string_view pred,
                                       const database_schema& db);
 
+/// The official script's table over a set of examples (one difficulty level, or all): EM is the
+/// mean of the examples' EM; a clause's acc is averaged over the examples with pred_total > 0, its
+/// rec over those with label_total > 0 (0 when there are none), and its f1 is 2·acc·rec/(acc+rec)
+/// of those averages, 1 when both are 0.
+struct exact_match_level {
+  std::size_t count = 0;
+  double exact = 0;
+  struct clause {
+    double acc = 0;
+    double rec = 0;
+    double f1 = 0;
+    std::size_t acc_count = 0;
+    std::size_t rec_count = 0;
+  };
+  std::array<clause, partial_clauses.size()> partial{};
+};
+
+/// Difficulty levels of the official table, in its order ("all" is every example).
+inline constexpr std::array<const char*, 5> exact_match_levels = {"easy", "medium", "hard", "extra", "all"};
+
+/// Accumulates examples as the official `evaluate` loop does and gives its table.
+class exact_match_summary {
+ public:
+  /// One example of difficulty `hardness` (counted under "all" too; an unknown difficulty only there).
+  void add(std::string_view hardness, const exact_match_scores& scores);
+  /// The table row of one of exact_match_levels.
+  exact_match_level level(std::string_view name) const;
+
+ private:
+  std::array<exact_match_level, exact_match_levels.size()> sums_{};
+};
+
 }  // namespace sqlmorph::spider

@@ -46,8 +46,9 @@ std::string difference(const json& expected, const sp::exact_match_outcome& got)
   return out;
 }
 
-void em_parity(const char* system) {
-  if (sqlmorph::test::skip_without_shared("spider exact-match parity")) return;
+sp::exact_match_summary em_parity(const char* system) {
+  sp::exact_match_summary summary;
+  if (sqlmorph::test::skip_without_shared("spider exact-match parity")) return summary;
   const auto shared = *sqlmorph::test::shared_dir();
   const auto schemas = sqlmorph::core::read_spider_tables(shared / "benchmarks/spider-dev/tables.json");
   std::ifstream in(shared / "parity/spider-em" / (std::string(system) + ".jsonl"));
@@ -68,9 +69,10 @@ void em_parity(const char* system) {
     ++total;
     const auto it = schemas.find(db_id);
     REQUIRE_MESSAGE(it != schemas.end(), "no tables.json entry for " << db_id);
-    const std::string diff =
-        difference(*expected, sp::score_exact_match(record.at("gold").get<std::string>(),
-                                                    record.at("pred").get<std::string>(), it->second));
+    const sp::exact_match_outcome got = sp::score_exact_match(
+        record.at("gold").get<std::string>(), record.at("pred").get<std::string>(), it->second);
+    summary.add(got.hardness, got.scores);
+    const std::string diff = difference(*expected, got);
     if (diff.empty()) {
       ++matched;
     } else if (shown++ < 20) {
@@ -82,12 +84,29 @@ void em_parity(const char* system) {
   std::cout << system << ": " << matched << " / " << total << " records match the official exact set match\n";
   CHECK(total == 972);
   CHECK(matched == total);
+  return summary;
 }
 
 }  // namespace
 
-TEST_CASE("exact-match parity: Spider dev, dail-sql-gpt4") {
-  em_parity("dail-sql-gpt4");
+TEST_CASE("exact-match parity: Spider dev, dail-sql-gpt4, and the official table's EM per difficulty") {
+  const sp::exact_match_summary s = em_parity("dail-sql-gpt4");
+  if (!sqlmorph::test::shared_dir()) return;
+  // The official script's figures on these 972 pairs (../shared/parity/README.md), printed to 3 places.
+  const double official[] = {0.892, 0.745, 0.569, 0.445, 0.701};
+  for (std::size_t i = 0; i < sp::exact_match_levels.size(); ++i) {
+    const sp::exact_match_level level = s.level(sp::exact_match_levels[i]);
+    CAPTURE(sp::exact_match_levels[i]);
+    CHECK(std::round(level.exact * 1000) / 1000 == doctest::Approx(official[i]).epsilon(1e-12));
+  }
+  CHECK(s.level("all").count == 972);
+  const sp::exact_match_level all = s.level("all");
+  for (std::size_t c = 0; c < sp::partial_clauses.size(); ++c) {
+    const auto& p = all.partial[c];
+    CHECK(p.f1 >= 0);
+    CHECK(p.f1 <= 1);
+    std::cout << sp::partial_clauses[c] << ": acc " << p.acc << " rec " << p.rec << " f1 " << p.f1 << "\n";
+  }
 }
 TEST_CASE("exact-match parity: Spider dev, c3-gpt35") {
   em_parity("c3-gpt35");
