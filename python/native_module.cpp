@@ -141,7 +141,8 @@ class evaluation_handle {
       }
       changed_.notify_all();
     };
-    per_example_ = std::max<std::size_t>(1, settings_.techniques.size() + settings_.judges.size());
+    per_example_ = std::max<std::size_t>(
+        1, settings_.techniques.size() + (settings_.exact_match ? 1 : 0) + settings_.judges.size());
     thread_ = std::thread([this] {
       try {
         outcome_ = run_evaluation(examples_, settings_);

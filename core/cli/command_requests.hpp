@@ -47,6 +47,8 @@ struct eval_options {
   std::vector<std::string> judges;
   /// Spider's questions (dev.json), for the judges.
   std::optional<std::string> questions;
+  /// Spider's tables.json for spider_exact_match (default: tables.json next to --gold).
+  std::optional<std::string> tables;
   run_options run;
 };
 

@@ -91,6 +91,7 @@ std::string run_fingerprint(const std::vector<example>& examples, const evaluati
   add(limits_text(settings.gold_limits));
   add(limits_text(settings.pred_limits));
   for (const auto& t : settings.techniques) add(t->identity());
+  if (settings.exact_match) add(settings.exact_match->identity());
   // What a judge reads of an example beyond the SQL (question, evidence) counts only when judges run,
   // so runs without judges keep their fingerprints.
   for (const auto& j : settings.judges) add(j.technique() + "\x1f" + j.identity);
@@ -173,6 +174,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
             for (const auto& t : techniques) {
               keys.push_back({examples[i].id, examples[i].system, t->name(), t->penalize_extra_pred_cols()});
             }
+            if (settings.exact_match)
+              keys.push_back({examples[i].id, examples[i].system, exact_match_technique, std::nullopt});
             for (const auto& j : judges)
               keys.push_back({examples[i].id, examples[i].system, j.technique(), std::nullopt});
           }
@@ -205,6 +208,11 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
            {"declared_at", t->spec().origin},
            {"components", t->identity()}});
     }
+    if (settings.exact_match)
+      m["techniques"].push_back({{"name", exact_match_technique},
+                                 {"penalize_extra_pred_cols", nullptr},
+                                 {"declared_at", "built in"},
+                                 {"components", settings.exact_match->identity()}});
     if (!judges.empty()) m["judges"] = describe_judges(judges);
     m["examples"] = examples.size();
     manifest->write("running");
@@ -216,7 +224,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   std::size_t done_examples = 0;
   std::size_t error_examples = 0;
   const auto count_unit = [&](const std::vector<record>& records) {
-    const std::size_t per_example = std::max<std::size_t>(1, techniques.size() + judges.size());
+    const std::size_t per_example =
+        std::max<std::size_t>(1, techniques.size() + (settings.exact_match ? 1 : 0) + judges.size());
     for (std::size_t i = 0; i < records.size(); i += per_example) {
       ++done_examples;
       bool failed = false;
@@ -269,8 +278,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
           u = next_unit++;
         }
         std::uint64_t shared = 0;
-        std::vector<record> records = evaluate_unit(units[u], examples, evaluator, techniques, shared,
-                                                    judges.empty() ? nullptr : &panel);
+        std::vector<record> records =
+            evaluate_unit(units[u], examples, evaluator, techniques, shared,
+                          judges.empty() ? nullptr : &panel, settings.exact_match.get());
         shared_answers += shared;
         {
           std::lock_guard lock(mutex);
