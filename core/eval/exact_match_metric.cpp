@@ -1,5 +1,7 @@
 #include "eval/exact_match_metric.hpp"
 
+#include <unordered_map>
+
 #include <sqlmorph/hash.hpp>
 
 #include "datasets/text_lines.hpp"
@@ -74,25 +76,29 @@ record exact_match_metric::missing(const example& ex) const {
 }
 
 bool exact_match_scores_of(const record& r, spider::exact_match_scores& out) {
+  // Field name -> (clause, metric); -1 is EM.
+  static const std::unordered_map<std::string, std::pair<int, int>> slots = [] {
+    std::unordered_map<std::string, std::pair<int, int>> m;
+    m.emplace("EM", std::pair{-1, 0});
+    for (std::size_t c = 0; c < spider::partial_clauses.size(); ++c) {
+      for (int k = 0; k < 5; ++k) m.emplace(partial_key(c, k), std::pair{static_cast<int>(c), k});
+    }
+    return m;
+  }();
   std::size_t found = 0;
   for (const auto& [name, value] : r.scores.extra) {
     const auto* v = std::get_if<std::int64_t>(&value);
     if (v == nullptr) continue;
-    if (name == "EM") {
+    const auto it = slots.find(name);
+    if (it == slots.end()) continue;
+    ++found;
+    if (it->second.first < 0)
       out.exact = *v != 0;
-      ++found;
-      continue;
-    }
-    for (std::size_t c = 0; c < spider::partial_clauses.size(); ++c) {
-      for (int k = 0; k < 5; ++k) {
-        if (name == partial_key(c, k)) {
-          *field_of(out.partial[c], k) = static_cast<int>(*v);
-          ++found;
-        }
-      }
-    }
+    else
+      *field_of(out.partial[static_cast<std::size_t>(it->second.first)], it->second.second) =
+          static_cast<int>(*v);
   }
-  return found == 1 + 5 * spider::partial_clauses.size();
+  return found == slots.size();
 }
 
 }  // namespace sqlmorph::core
