@@ -115,6 +115,7 @@ class evaluation_handle {
     read_item(request, "backends", o.backends);
     read_item(request, "judges", o.judges);
     o.questions = optional_item<std::string>(request, "questions");
+    o.tables = optional_item<std::string>(request, "tables");
     o.run = run_options_from(request);
     o.progress = "none";
     // run.json says how the run was made: the call and its arguments, as the CLI's command line.

@@ -42,9 +42,12 @@ database_schema make_database_schema(const tables_entry& entry) {
 
   // keyset_in_list: a key pair joins the first group holding either key (groups are never merged).
   std::vector<std::set<int>> groups;
-  for (const auto& [k1, k2] : entry.foreign_keys) {
+  for (const std::pair<int, int>& key : entry.foreign_keys) {
+    // No lambda capture of a structured binding here: clang 14 (the fuzz preset) rejects it.
+    const int k1 = key.first;
+    const int k2 = key.second;
     auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const std::set<int>& g) { return g.count(k1) > 0 || g.count(k2) > 0; });
+                           [k1, k2](const std::set<int>& g) { return g.count(k1) > 0 || g.count(k2) > 0; });
     if (it == groups.end()) it = groups.insert(groups.end(), std::set<int>{});
     it->insert(k1);
     it->insert(k2);

@@ -228,7 +228,7 @@ def stream(
     techniques: Union[str, Sequence[str]] = "all", penalize_extra_pred_cols: Union[bool, str] = True,
     jobs: Optional[int] = None, out=None, resume: bool = False, cache=None,
     backends: Optional[Sequence[str]] = None, judges: Optional[Sequence[str]] = None, questions=None,
-    timeout: Optional[float] = None, gold_timeout: Optional[float] = None,
+    tables=None, timeout: Optional[float] = None, gold_timeout: Optional[float] = None,
     pred_timeout: Optional[float] = None, max_rows: Optional[int] = None, backend: Optional[str] = None,
     gold_backend: Optional[str] = None, pred_backend: Optional[str] = None,
     db_backends: Optional[Mapping[str, str]] = None, embedding_cache=None, no_embedding_cache: bool = False,
@@ -267,6 +267,7 @@ def stream(
             "backends": list(backends or []),
             "judges": list(judges or []),
             "questions": _path(questions),
+            "tables": _path(tables),
         })
         native = _native.Evaluation(_path(config), request)
     except BaseException:
