@@ -87,7 +87,7 @@ TEST_CASE(
   CHECK(em["by_difficulty"]["all"]["partial"]["select"]["rec"].get<double>() == doctest::Approx(1.0 / 3));
 }
 
-TEST_CASE("spider_exact_match: --tables is read; a missing or bad tables.json is a usage error") {
+TEST_CASE("spider_exact_match: --tables is read, a missing or bad tables.json is a usage error") {
   test::temp_dir dir;
   write_benchmark(dir.path(), false);
   const auto none = test::run_sqlmorph(eval_args(dir.path(), {"--techniques", "spider_exact_match"}));

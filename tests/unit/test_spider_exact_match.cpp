@@ -177,7 +177,7 @@ TEST_CASE("exact match: group, having, order and nested parts") {
             .scores.exact == false);  // the nested query keeps its WHERE (values go, conditions stay)
 }
 
-TEST_CASE("exact match: the prediction's `value` becomes 1; an unparsable prediction is the empty SQL") {
+TEST_CASE("exact match: the prediction's `value` becomes 1, an unparsable prediction is the empty SQL") {
   const auto v = em("SELECT name FROM singer WHERE age > 3", "SELECT name FROM singer WHERE age > value");
   CHECK(v.pred_parsed);
   CHECK(v.scores.exact);
