@@ -149,3 +149,21 @@ TEST_CASE(
   CHECK(compared == 972);
   CHECK(mismatches == 0);
 }
+
+TEST_CASE("spider_exact_match: a database absent from tables.json is db_missing, the others are scored") {
+  test::temp_dir dir;
+  write_benchmark(dir.path(), true);
+  write_file(dir.path() / "gold.sql", "SELECT name FROM singer\tconcert\nSELECT name FROM singer\tnosuch\n");
+  write_file(dir.path() / "pred.sql", "SELECT name FROM singer\nSELECT name FROM singer\n");
+  const auto r = test::run_sqlmorph(eval_args(dir.path(), {"--techniques", "spider_exact_match"}));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto records = read_jsonl(dir.path() / "out" / "results.jsonl");
+  REQUIRE(records.size() == 2);
+  CHECK(records[0]["EM"] == 1);
+  CHECK(records[1]["status"] == "db_missing");
+  CHECK(records[1]["error"].get<std::string>().find("'nosuch' is not in tables.json") != std::string::npos);
+  std::ifstream in(dir.path() / "out" / "summary.json");
+  const json summary = json::parse(in);
+  CHECK(summary["spider_exact_match"].at(0)["by_difficulty"]["all"]["count"] == 1);
+}
