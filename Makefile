@@ -17,11 +17,15 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # clang-format checks the formatting in CI (make check-format).
 # pybind11-dev and python3-dev build the Python package (python/); python3-pytest runs its tests;
 # python3-pandas lets them run Result.to_pandas() for real (the module never needs it).
+# slurmctld, slurmd and slurm-client run the one-node Slurm cluster of the scale-out test;
+# python3-yaml reads the Kubernetes manifests of examples/kubernetes in their test.
+# libxxhash-dev (header-only use) hashes database files for the gold cache (XXH3-128).
 # clang and libclang-rt-14-dev (libFuzzer, ASan and UBSan runtimes) build the fuzz targets (make fuzz).
 DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev libboost-dev libtomlplusplus-dev \
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev \
                 libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3 clang-format \
-                clang libclang-rt-14-dev pybind11-dev python3-dev python3-pytest python3-pandas
+                clang libclang-rt-14-dev pybind11-dev python3-dev python3-pytest python3-pandas python3-yaml \
+                slurmctld slurmd slurm-client libxxhash-dev
 
 # What `make run` needs: the CLI (which brings the plugins it loads by default) and the demo
 # database. Tests, benchmarks and the server backends are left to `make build` / `make test`, in

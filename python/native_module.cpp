@@ -112,6 +112,7 @@ class evaluation_handle {
     o.jobs = optional_item<unsigned>(request, "jobs");
     o.cache = optional_item<std::string>(request, "cache");
     read_item(request, "resume", o.resume);
+    read_item(request, "overwrite", o.overwrite);
     read_item(request, "backends", o.backends);
     read_item(request, "judges", o.judges);
     o.questions = optional_item<std::string>(request, "questions");

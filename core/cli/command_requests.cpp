@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "app/preflight.hpp"
+#include "config/run_values.hpp"
 #include "datasets/bird_files.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
@@ -156,8 +157,11 @@ evaluation_settings evaluation_settings_from(environment& env, const eval_option
   if (!o.run.no_preflight) check_remote_services(settings.techniques, settings.judges, env.registry());
   // An empty folder name writes nothing (the Python module's out=None; the CLI refuses it).
   if (!o.out.empty()) settings.out_dir = std::filesystem::path(o.out);
-  settings.jobs = o.jobs.value_or(env.config().run.jobs);
+  settings.jobs = o.jobs ? checked_jobs(static_cast<double>(*o.jobs), "--jobs") : env.config().run.jobs;
   settings.resume = o.resume;
+  settings.overwrite = o.overwrite;
+  if (o.resume && o.overwrite)
+    throw usage_error("--resume and --overwrite contradict each other: choose one");
   if (o.cache)
     settings.cache_dir = std::filesystem::path(*o.cache);
   else

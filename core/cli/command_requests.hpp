@@ -39,6 +39,7 @@ struct eval_options {
   std::optional<unsigned> jobs;
   std::optional<std::string> cache;
   bool resume = false;
+  bool overwrite = false;
   std::string progress = "auto";
   bool json = false;
   /// Evaluate every system on each of these backends (systems become SYSTEM@BACKEND).
@@ -49,6 +50,8 @@ struct eval_options {
   std::optional<std::string> questions;
   /// Spider's tables.json for spider_exact_match (default: tables.json next to --gold).
   std::optional<std::string> tables;
+  /// K/N: evaluate only shard K of N (runner/shard_plan.hpp); `merge` joins the shards.
+  std::optional<std::string> shard;
   run_options run;
 };
 

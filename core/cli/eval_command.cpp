@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "output/record_json.hpp"
 #include "runner/evaluation_runner.hpp"
+#include "runner/shard_plan.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -16,9 +17,11 @@ namespace {
 int run_eval(const global_options& g, const eval_options& o) {
   apply_logging(g);
   if (o.out.empty()) throw usage_error("--out needs a folder");
+  const std::optional<shard_spec> shard = o.shard ? std::optional(parse_shard_spec(*o.shard)) : std::nullopt;
   const auto env = environment::load(g.config_file);
-  const std::vector<example> examples = read_examples(o);
-  const evaluation_settings settings = evaluation_settings_from(*env, o, g.quiet);
+  std::vector<example> examples = read_examples(o);
+  evaluation_settings settings = evaluation_settings_from(*env, o, g.quiet);
+  if (shard) examples = select_shard(examples, *shard, settings);
   const evaluation_outcome outcome = run_evaluation(examples, settings);
   if (o.json) {
     std::cout << dump_json(outcome.summary.to_json(outcome.examples, outcome.wall_seconds), 2) << "\n";
@@ -86,6 +89,7 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
   cmd->add_option("--cache", options->cache,
                   "folder caching gold results across runs (keyed by database content)");
   cmd->add_flag("--resume", options->resume, "continue the interrupted run in --out (same command)");
+  cmd->add_flag("--overwrite", options->overwrite, "replace the run already in --out (else it is refused)");
   cmd->add_option("--progress", options->progress, "progress on stderr: auto, bar, lines, none")
       ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))
       ->capture_default_str();
@@ -101,6 +105,9 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
                   "spider: the questions (dev.json) for the judges (default: dev.json next to --gold)");
   cmd->add_option("--tables", options->tables,
                   "Spider's tables.json, for spider_exact_match (default: tables.json next to --gold)");
+  cmd->add_option("--shard", options->shard,
+                  "K/N: evaluate only shard K (0-based) of N, for a cluster's array job; join the N --out "
+                  "folders with `sqlmorph merge` (docs/scale-out.md)");
   add_run_options(*cmd, options->run);
   cmd->callback([&g, &exit_code, options] { exit_code = run_eval(g, *options); });
 }

@@ -1,6 +1,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
+#include "config/run_values.hpp"
 #include "errors.hpp"
 #include "log/log.hpp"
 
@@ -29,7 +30,9 @@ void add_run_options(CLI::App& cmd, run_options& o) {
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--pred-timeout", o.pred_timeout, "seconds allowed per predicted query (default: --timeout)")
       ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--max-rows", o.max_rows, "rows fetched per query before the result counts as truncated");
+  cmd.add_option("--max-rows", o.max_rows,
+                 "rows fetched per query before the result counts as truncated (0: no row cap; the byte cap "
+                 "still holds)");
   cmd.add_option("--backend", o.backend,
                  "backend that runs the queries: a [backends.NAME] of sqlmorph.toml or a backend plugin "
                  "(default: [run] backend, sqlite)");
@@ -71,7 +74,7 @@ route_choice route_choice_from(const run_options& o) {
 
 run_limits limits_from(const config& c, const run_options& o) {
   exec_limits base;
-  base.timeout_seconds = o.timeout.value_or(c.run.timeout_seconds);
+  base.timeout_seconds = o.timeout ? checked_timeout(*o.timeout, "--timeout") : c.run.timeout_seconds;
   base.max_rows = o.max_rows.value_or(c.run.max_rows);
   base.max_bytes = c.run.max_result_bytes;
   run_limits l{base, base};
@@ -80,8 +83,8 @@ run_limits limits_from(const config& c, const run_options& o) {
     if (c.run.gold_timeout_seconds) l.gold.timeout_seconds = *c.run.gold_timeout_seconds;
     if (c.run.pred_timeout_seconds) l.pred.timeout_seconds = *c.run.pred_timeout_seconds;
   }
-  if (o.gold_timeout) l.gold.timeout_seconds = *o.gold_timeout;
-  if (o.pred_timeout) l.pred.timeout_seconds = *o.pred_timeout;
+  if (o.gold_timeout) l.gold.timeout_seconds = checked_timeout(*o.gold_timeout, "--gold-timeout");
+  if (o.pred_timeout) l.pred.timeout_seconds = checked_timeout(*o.pred_timeout, "--pred-timeout");
   return l;
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 
+#include "config/run_values.hpp"
 #include "config/toml_reading.hpp"
 #include "errors.hpp"
 
@@ -183,25 +184,22 @@ config load_config(const std::filesystem::path& file) {
     walk_table(file, *t, "[run]",
                {{"timeout",
                  [&](const toml::node& v, const std::string& vat) {
-                   c.run.timeout_seconds = number_of(v, vat, "timeout");
-                   if (c.run.timeout_seconds < 0)
-                     throw usage_error(vat + ": 'timeout' must be >= 0 (0: no limit)");
+                   c.run.timeout_seconds = checked_timeout(number_of(v, vat, "timeout"), vat + ": 'timeout'");
                  }},
                 {"gold_timeout",
                  [&](const toml::node& v, const std::string& vat) {
-                   c.run.gold_timeout_seconds = number_of(v, vat, "gold_timeout");
-                   if (*c.run.gold_timeout_seconds < 0)
-                     throw usage_error(vat + ": 'gold_timeout' must be >= 0");
+                   c.run.gold_timeout_seconds =
+                       checked_timeout(number_of(v, vat, "gold_timeout"), vat + ": 'gold_timeout'");
                  }},
                 {"pred_timeout",
                  [&](const toml::node& v, const std::string& vat) {
-                   c.run.pred_timeout_seconds = number_of(v, vat, "pred_timeout");
-                   if (*c.run.pred_timeout_seconds < 0)
-                     throw usage_error(vat + ": 'pred_timeout' must be >= 0");
+                   c.run.pred_timeout_seconds =
+                       checked_timeout(number_of(v, vat, "pred_timeout"), vat + ": 'pred_timeout'");
                  }},
                 {"jobs",
                  [&](const toml::node& v, const std::string& vat) {
-                   c.run.jobs = static_cast<unsigned>(count_of(v, vat, "jobs"));
+                   if (!v.is_integer()) throw usage_error(vat + ": 'jobs' must be a whole number of workers");
+                   c.run.jobs = checked_jobs(static_cast<double>(*v.value<std::int64_t>()), vat + ": 'jobs'");
                  }},
                 {"cache",
                  [&](const toml::node& v, const std::string& vat) {

@@ -5,9 +5,11 @@
 #include <fstream>
 #include <new>
 
+#include "config/run_values.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
 #include "lua/sqlmorph_module.hpp"
+#include "output/atomic_file.hpp"
 #include "output/text_table.hpp"
 #include "runner/evaluation_runner.hpp"
 
@@ -183,8 +185,9 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 //                    timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N, jobs = N,
 //                    backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id = NAME },
 //                    backends = { NAME, ... } (each example on each, systems SYSTEM@NAME),
-//                    out = DIR, resume = bool, cache = DIR, progress = "none"|"auto"|"bar"|"lines",
-//                    on_script_error = "mark"|"abort", judges = "a,b" | { NAME, sqlmorph.judges.X{...}, ... }
+//                    out = DIR, resume = bool, overwrite = bool, cache = DIR, progress =
+//                    "none"|"auto"|"bar"|"lines", on_script_error = "mark"|"abort", judges = "a,b" | { NAME,
+//                    sqlmorph.judges.X{...}, ... }
 //                    }
 int evaluate(lua_State* L, lua_module_context& ctx) {
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -255,15 +258,26 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     lua_pop(L, 1);
     return v;
   };
+  const auto field_name = [](const char* field) { return std::string("sqlmorph.evaluate: '") + field + "'"; };
   if (const auto t = number_field("timeout"))
-    settings.gold_limits.timeout_seconds = settings.pred_limits.timeout_seconds = *t;
-  if (const auto t = number_field("gold_timeout")) settings.gold_limits.timeout_seconds = *t;
-  if (const auto t = number_field("pred_timeout")) settings.pred_limits.timeout_seconds = *t;
+    settings.gold_limits.timeout_seconds = settings.pred_limits.timeout_seconds =
+        checked_timeout(*t, field_name("timeout"));
+  if (const auto t = number_field("gold_timeout"))
+    settings.gold_limits.timeout_seconds = checked_timeout(*t, field_name("gold_timeout"));
+  if (const auto t = number_field("pred_timeout"))
+    settings.pred_limits.timeout_seconds = checked_timeout(*t, field_name("pred_timeout"));
   if (const auto n = number_field("max_rows"))
-    settings.gold_limits.max_rows = settings.pred_limits.max_rows = static_cast<std::uint64_t>(*n);
-  settings.jobs = static_cast<unsigned>(number_field("jobs").value_or(ctx.config->run.jobs));
+    settings.gold_limits.max_rows = settings.pred_limits.max_rows =
+        checked_row_cap(*n, field_name("max_rows"));
+  if (const auto j = number_field("jobs"))
+    settings.jobs = checked_jobs(*j, field_name("jobs"));
+  else
+    settings.jobs = ctx.config->run.jobs;
   lua_getfield(L, 1, "resume");
   settings.resume = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "overwrite");
+  settings.overwrite = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
   if (const auto cache = opt_string(L, 1, "cache"))
     settings.cache_dir = std::filesystem::path(*cache);
@@ -453,16 +467,19 @@ int format_table(lua_State* L, lua_module_context&) {
   return 1;
 }
 
-// sqlmorph.write_file(path, text): creates the folders it needs.
+// sqlmorph.write_file(path, text): creates the folders it needs; replaces the file atomically.
 int write_file(lua_State* L, lua_module_context&) {
   const std::filesystem::path path = luaL_checkstring(L, 1);
   std::size_t n = 0;
   const char* text = luaL_checklstring(L, 2, &n);
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(text, static_cast<std::streamsize>(n));
-  if (!out) throw usage_error("sqlmorph.write_file: cannot write " + path.string());
+  try {
+    // Atomic, and refused for what is not a regular file (/proc/self/mem, a device, a FIFO).
+    write_file_atomically(path, std::string_view(text, n));
+  } catch (const usage_error& e) {
+    throw usage_error(std::string("sqlmorph.write_file: ") + e.what());
+  }
   return 0;
 }
 

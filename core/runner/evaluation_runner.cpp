@@ -14,11 +14,14 @@
 #include <sqlmorph/hash.hpp>
 #include <sqlmorph/version.hpp>
 
+#include "config/run_values.hpp"
 #include "errors.hpp"
 #include "eval/example_evaluator.hpp"
 #include "judges/judge_panel.hpp"
+#include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
 #include "runner/gold_disk_cache.hpp"
+#include "runner/output_lock.hpp"
 #include "runner/results_file.hpp"
 #include "runner/run_manifest.hpp"
 #include "runner/shared_query_cache.hpp"
@@ -119,7 +122,10 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   const auto& techniques = settings.techniques;
   const auto& judges = settings.judges;
   check_unique_judge_names(judges);
-  const unsigned jobs = settings.jobs > 0 ? settings.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // The requested workers (checked against max_jobs where they were read: config/run_values.hpp);
+  // the run starts no more than it has units left to evaluate.
+  const unsigned jobs = std::min(
+      max_jobs, settings.jobs > 0 ? settings.jobs : std::max(1u, std::thread::hardware_concurrency()));
   if (settings.resume && !settings.out_dir)
     throw usage_error("--resume needs the output folder of the run to continue");
   if (!settings.routes) throw std::logic_error("run_evaluation: no backend routes");
@@ -149,12 +155,26 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   const std::string fingerprint = run_fingerprint(examples, settings);
   std::unique_ptr<results_file> results;
   std::unique_ptr<run_manifest> manifest;
+  std::unique_ptr<output_lock> lock;
   if (settings.out_dir) {
     std::error_code ec;
     std::filesystem::create_directories(*settings.out_dir, ec);
     if (ec)
       throw usage_error("cannot create output directory " + settings.out_dir->string() + ": " + ec.message());
+    lock = std::make_unique<output_lock>(*settings.out_dir);
     const auto manifest_file = *settings.out_dir / "run.json";
+    // A folder holding a run is continued (--resume) or replaced (--overwrite), never silently
+    // started over: that would throw away what an interrupted run had finished.
+    if (!settings.resume && !settings.overwrite) {
+      const auto results_path = *settings.out_dir / "results.jsonl";
+      const bool has_results = std::filesystem::exists(results_path, ec) &&
+                               std::filesystem::file_size(results_path, ec) > 0 && !ec;
+      if (has_results || std::filesystem::exists(manifest_file, ec)) {
+        throw usage_error(settings.out_dir->string() +
+                          " already holds a run; pass --resume to continue it, --overwrite to replace it, or "
+                          "choose another --out");
+      }
+    }
     if (settings.resume) {
       const std::string previous = run_manifest::previous_fingerprint(manifest_file);
       if (previous.empty()) {
@@ -169,17 +189,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     }
     results = std::make_unique<results_file>(
         *settings.out_dir / "results.jsonl", settings.resume, units.size(), [&](std::size_t u) {
-          std::vector<record_key> keys;
-          for (const std::size_t i : units[u].examples) {
-            for (const auto& t : techniques) {
-              keys.push_back({examples[i].id, examples[i].system, t->name(), t->penalize_extra_pred_cols()});
-            }
-            if (settings.exact_match)
-              keys.push_back({examples[i].id, examples[i].system, exact_match_technique, std::nullopt});
-            for (const auto& j : judges)
-              keys.push_back({examples[i].id, examples[i].system, j.technique(), std::nullopt});
-          }
-          return keys;
+          return unit_record_keys(units[u], examples, techniques, settings.exact_match != nullptr, judges);
         });
     manifest = std::make_unique<run_manifest>(manifest_file, fingerprint);
     auto& m = manifest->data();
@@ -296,7 +306,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     }
   };
   std::vector<std::thread> workers;
-  for (unsigned j = 0; j < jobs && first_unit < units.size(); ++j) workers.emplace_back(work);
+  const std::size_t workers_needed = std::min<std::size_t>(jobs, units.size() - first_unit);
+  for (std::size_t j = 0; j < workers_needed; ++j) workers.emplace_back(work);
+  out.stats.workers = static_cast<unsigned>(workers_needed);
   const auto stop_workers = [&] {
     {
       std::lock_guard lock(mutex);
@@ -373,6 +385,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     manifest->data()["statistics"] = {{"units", out.stats.units},
                                       {"resumed_units", out.stats.resumed_units},
                                       {"written_units", written},
+                                      {"workers", out.stats.workers},
                                       {"gold_executed", out.stats.gold_executed},
                                       {"gold_from_disk_cache", out.stats.gold_from_disk},
                                       {"pred_executed", out.stats.pred_executed},
@@ -382,10 +395,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   }
   if (!abort_reason.empty()) throw run_aborted(abort_reason);
   if (settings.out_dir && !out.stats.interrupted) {
-    const auto path = *settings.out_dir / "summary.json";
-    std::ofstream summary(path, std::ios::binary | std::ios::trunc);
-    summary << dump_json(out.summary.to_json(out.examples, out.wall_seconds), 2) << '\n';
-    if (!summary) throw usage_error("cannot write " + path.string());
+    write_file_atomically(*settings.out_dir / "summary.json",
+                          dump_json(out.summary.to_json(out.examples, out.wall_seconds), 2) + "\n");
   }
   return out;
 }

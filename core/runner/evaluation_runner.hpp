@@ -62,6 +62,8 @@ struct evaluation_settings {
   unsigned jobs = 0;
   /// Continue the run already in out_dir.
   bool resume = false;
+  /// Replace the run already in out_dir (without resume or overwrite, a folder holding a run is refused).
+  bool overwrite = false;
   /// On-disk cache of gold results.
   std::optional<std::filesystem::path> cache_dir;
   /// Memory for query outcomes shared between workers and examples.
@@ -88,7 +90,9 @@ struct run_statistics {
   std::uint64_t shared_answers = 0;
   std::size_t units = 0;
   std::size_t resumed_units = 0;
+  /// Workers requested (--jobs, bounded by max_jobs) and started (no more than units left).
   unsigned jobs = 0;
+  unsigned workers = 0;
   bool interrupted = false;
 };
 

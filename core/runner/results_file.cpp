@@ -11,9 +11,26 @@
 
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "eval/exact_match_metric.hpp"
 #include "output/record_json.hpp"
 
 namespace sqlmorph::core {
+
+std::vector<record_key> unit_record_keys(const work_unit& unit, const std::vector<example>& examples,
+                                         const std::vector<std::shared_ptr<const technique>>& techniques,
+                                         bool exact_match, const std::vector<configured_judge>& judges) {
+  std::vector<record_key> keys;
+  keys.reserve(unit.examples.size() * (techniques.size() + (exact_match ? 1 : 0) + judges.size()));
+  for (const std::size_t i : unit.examples) {
+    for (const auto& t : techniques)
+      keys.push_back({examples[i].id, examples[i].system, t->name(), t->penalize_extra_pred_cols()});
+    if (exact_match)
+      keys.push_back({examples[i].id, examples[i].system, exact_match_technique, std::nullopt});
+    for (const auto& j : judges)
+      keys.push_back({examples[i].id, examples[i].system, j.technique(), std::nullopt});
+  }
+  return keys;
+}
 
 results_file::results_file(std::filesystem::path file, bool resume, std::size_t units,
                            const std::function<std::vector<record_key>(std::size_t unit)>& expected)

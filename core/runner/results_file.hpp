@@ -6,11 +6,16 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "eval/example.hpp"
 #include "eval/record.hpp"
+#include "judges/judge_set.hpp"
+#include "runner/work_plan.hpp"
+#include "techniques/technique.hpp"
 
 namespace sqlmorph::core {
 
@@ -22,6 +27,12 @@ struct record_key {
   std::optional<bool> penalize;
   bool operator==(const record_key&) const = default;
 };
+
+/// The lines one unit writes, in order: per example, one per technique variant, then the
+/// spider_exact_match line when `exact_match`, then one per judge.
+std::vector<record_key> unit_record_keys(const work_unit& unit, const std::vector<example>& examples,
+                                         const std::vector<std::shared_ptr<const technique>>& techniques,
+                                         bool exact_match, const std::vector<configured_judge>& judges);
 
 class results_file {
  public:

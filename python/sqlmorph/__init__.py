@@ -226,7 +226,7 @@ def stream(
     *, cases=None, benchmark: Optional[str] = None, gold=None, pred=None, db_root=None,
     system: Optional[str] = None, pred_tabs: str = "official",
     techniques: Union[str, Sequence[str]] = "all", penalize_extra_pred_cols: Union[bool, str] = True,
-    jobs: Optional[int] = None, out=None, resume: bool = False, cache=None,
+    jobs: Optional[int] = None, out=None, resume: bool = False, overwrite: bool = False, cache=None,
     backends: Optional[Sequence[str]] = None, judges: Optional[Sequence[str]] = None, questions=None,
     tables=None, timeout: Optional[float] = None, gold_timeout: Optional[float] = None,
     pred_timeout: Optional[float] = None, max_rows: Optional[int] = None, backend: Optional[str] = None,
@@ -264,6 +264,7 @@ def stream(
             "jobs": jobs,
             "cache": _path(cache),
             "resume": resume,
+            "overwrite": overwrite,
             "backends": list(backends or []),
             "judges": list(judges or []),
             "questions": _path(questions),
@@ -282,7 +283,7 @@ def evaluate(**kwargs) -> Result:
     Give ``cases=FILE`` (JSONL), or ``benchmark="spider"|"bird"`` with ``gold=FILE``,
     ``pred={name: FILE or [SQL, ...]}`` and ``db_root=DIR``. ``out=None`` writes no files; ``out=DIR``
     writes results.jsonl, summary.json and run.json there as ``--out`` does (``resume=True`` continues an
-    interrupted run). ``progress(done, total)`` is called on the calling thread. Ctrl-C stops the
+    interrupted run; a folder already holding a run needs ``resume=True`` or ``overwrite=True``). ``progress(done, total)`` is called on the calling thread. Ctrl-C stops the
     workers and raises KeyboardInterrupt.
     """
     return stream(**kwargs).result()

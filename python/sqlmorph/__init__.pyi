@@ -87,6 +87,7 @@ def stream(
     jobs: Optional[int] = ...,
     out: Optional[_Path] = ...,
     resume: bool = False,
+    overwrite: bool = False,
     cache: Optional[_Path] = ...,
     backends: Optional[Sequence[str]] = ...,
     judges: Optional[Sequence[str]] = ...,
@@ -112,6 +113,7 @@ def evaluate(**kwargs: Any) -> Result:
 
     `cases=FILE`, or `benchmark="spider"|"bird"` with `gold=FILE`, `pred={name: FILE or [SQL, ...]}`,
     `db_root=DIR`. `out=None` writes nothing; `out=DIR` writes results.jsonl, summary.json, run.json as
-    `--out` does (`resume=True` continues an interrupted run). `progress(done, total)` runs on the
+    `--out` does (`resume=True` continues an interrupted run;
+    a folder already holding a run needs `resume=True` or `overwrite=True`). `progress(done, total)` runs on the
     calling thread. Ctrl-C stops the workers and raises KeyboardInterrupt.
     """

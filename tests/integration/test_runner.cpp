@@ -382,6 +382,39 @@ TEST_CASE("the gold cache: a re-run executes no gold query, a changed database i
   CHECK(r3[1]["EX"] == 0);
 }
 
+TEST_CASE(
+    "the gold cache: a database changed to the same size with its mtime restored serves no stale result") {
+  test::temp_dir dir;
+  const auto db = dir.path() / "shop.sqlite";
+  test::create_sqlite(db, "CREATE TABLE t(x TEXT); INSERT INTO t VALUES ('aaa'), ('bbb');");
+  const auto cases = dir.path() / "cases.jsonl";
+  std::ofstream(cases) << json{{"id", "c0"},
+                               {"db", db.string()},
+                               {"gold", "SELECT x FROM t ORDER BY x"},
+                               {"pred", "SELECT 'aaa' UNION ALL SELECT 'ccc'"}}
+                              .dump()
+                       << "\n";
+  const auto cache = dir.path() / "cache";
+  const auto eval = [&](const std::string& name) {
+    const auto out = dir.path() / name;
+    const auto r =
+        run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases.string(), "--techniques",
+                      "execution_accuracy", "--cache", cache.string(), "--out", out.string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    return read_jsonl(out / "results.jsonl")[0]["EX"];
+  };
+  CHECK(eval("first") == 0);  // gold {aaa, bbb}: the prediction {aaa, ccc} is wrong
+  // The same number of bytes, another value; then the modification time put back.
+  const auto size = std::filesystem::file_size(db);
+  const auto mtime = std::filesystem::last_write_time(db);
+  test::create_sqlite(db, "UPDATE t SET x = 'ccc' WHERE x = 'bbb';");
+  std::filesystem::last_write_time(db, mtime);
+  REQUIRE(std::filesystem::file_size(db) == size);
+  REQUIRE(std::filesystem::last_write_time(db) == mtime);
+  // Gold is now {aaa, ccc}: EX 1. A cache keyed by size and mtime would serve {aaa, bbb}: EX 0.
+  CHECK(eval("second") == 1);
+}
+
 TEST_CASE("several systems in one run: a side-by-side table, summaries per system") {
   test::temp_dir dir;
   const auto gold = dir.path() / "gold.sql";
