@@ -40,14 +40,15 @@ void write_benchmark(const std::filesystem::path& dir, bool with_tables) {
   if (with_tables) write_file(dir / "tables.json", tables_json);
 }
 
-std::vector<std::string> eval_args(const std::filesystem::path& dir, std::vector<std::string> extra) {
+std::vector<std::string> eval_args(const std::filesystem::path& dir, std::vector<std::string> extra,
+                                   const std::string& out = "out") {
   std::vector<std::string> args = {"--config",    config_arg(),
                                    "-q",          "eval",
                                    "--benchmark", "spider",
                                    "--gold",      (dir / "gold.sql").string(),
                                    "--pred",      (dir / "pred.sql").string(),
                                    "--db-root",   (dir / "database").string(),
-                                   "--out",       (dir / "out").string()};
+                                   "--out",       (dir / out).string()};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -166,4 +167,29 @@ TEST_CASE("spider_exact_match: a database absent from tables.json is db_missing,
   std::ifstream in(dir.path() / "out" / "summary.json");
   const json summary = json::parse(in);
   CHECK(summary["spider_exact_match"].at(0)["by_difficulty"]["all"]["count"] == 1);
+}
+
+TEST_CASE("spider_exact_match: shards merge into the run's records and table") {
+  test::temp_dir dir;
+  write_benchmark(dir.path(), true);
+  for (const char* shard : {"0/2", "1/2"}) {
+    const auto r = test::run_sqlmorph(eval_args(
+        dir.path(), {"--techniques", "spider_exact_match", "--shard", shard}, std::string("out") + shard[0]));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+  }
+  const auto merged =
+      test::run_sqlmorph({"--config", config_arg(), "-q", "merge", "--out", (dir.path() / "merged").string(),
+                          (dir.path() / "out0").string(), (dir.path() / "out1").string()});
+  INFO(merged.err);
+  REQUIRE(merged.exit_code == 0);
+  CHECK(merged.out.find("EXACT MATCHING ACCURACY") != std::string::npos);
+  const auto records = read_jsonl(dir.path() / "merged" / "results.jsonl");
+  REQUIRE(records.size() == 3);
+  CHECK(records[0]["EM"] == 1);
+  std::ifstream in(dir.path() / "merged" / "summary.json");
+  const json summary = json::parse(in);
+  CHECK(summary["spider_exact_match"].at(0)["by_difficulty"]["all"]["count"] == 3);
+  CHECK(summary["spider_exact_match"].at(0)["by_difficulty"]["all"]["EM"].get<double>() ==
+        doctest::Approx(1.0 / 3));
 }
