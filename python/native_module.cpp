@@ -117,6 +117,7 @@ class evaluation_handle {
     read_item(request, "backends", o.backends);
     read_item(request, "judges", o.judges);
     o.questions = optional_item<std::string>(request, "questions");
+    o.tables = optional_item<std::string>(request, "tables");
     o.run = run_options_from(request);
     o.progress = "none";
     // run.json says how the run was made: the call and its arguments, as the CLI's command line.
@@ -143,7 +144,8 @@ class evaluation_handle {
       }
       changed_.notify_all();
     };
-    per_example_ = std::max<std::size_t>(1, settings_.techniques.size() + settings_.judges.size());
+    per_example_ = std::max<std::size_t>(
+        1, settings_.techniques.size() + (settings_.exact_match ? 1 : 0) + settings_.judges.size());
     thread_ = std::thread([this] {
       try {
         outcome_ = run_evaluation(examples_, settings_);

@@ -129,10 +129,30 @@ evaluation_settings evaluation_settings_from(environment& env, const eval_option
   env.use_embedding_cache(
       o.run.embedding_cache, o.run.no_embedding_cache,
       o.cache ? std::optional<std::filesystem::path>(*o.cache) : env.config().run.cache_dir);
-  settings.techniques = env.techniques().assemble(split_technique_list(o.run.techniques),
-                                                  parse_penalize_choice(o.run.penalize), env.registry());
+  std::vector<std::string> names = split_technique_list(o.run.techniques);
+  // spider_exact_match is built in (a metric on parsed SQL and tables.json, nothing executed).
+  if (const auto em = std::find(names.begin(), names.end(), exact_match_technique); em != names.end()) {
+    names.erase(std::remove(names.begin(), names.end(), exact_match_technique), names.end());
+    std::filesystem::path tables;
+    if (o.tables) {
+      tables = *o.tables;
+    } else if (o.gold) {
+      tables = std::filesystem::path(*o.gold).parent_path() / "tables.json";
+      if (!std::filesystem::exists(tables))
+        throw usage_error(std::string(exact_match_technique) +
+                          " needs Spider's tables.json: --tables FILE (" + tables.string() +
+                          " does not exist)");
+    } else {
+      throw usage_error(std::string(exact_match_technique) + " needs Spider's tables.json: --tables FILE");
+    }
+    settings.exact_match = std::make_shared<const exact_match_metric>(tables);
+  } else if (o.tables) {
+    throw usage_error("--tables is read by spider_exact_match only, which --techniques does not list");
+  }
+  settings.techniques =
+      env.techniques().assemble(names, parse_penalize_choice(o.run.penalize), env.registry());
   settings.judges = resolve_judges(env.config(), env.registry(), o.judges);
-  if (settings.techniques.empty() && settings.judges.empty())
+  if (settings.techniques.empty() && settings.judges.empty() && !settings.exact_match)
     throw usage_error("nothing to do: --techniques none and no --judges");
   if (!o.run.no_preflight) check_remote_services(settings.techniques, settings.judges, env.registry());
   // An empty folder name writes nothing (the Python module's out=None; the CLI refuses it).

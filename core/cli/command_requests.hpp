@@ -49,6 +49,8 @@ struct eval_options {
   std::vector<std::string> judges;
   /// Spider's questions (dev.json), for the judges.
   std::optional<std::string> questions;
+  /// Spider's tables.json for spider_exact_match (default: tables.json next to --gold).
+  std::optional<std::string> tables;
   /// K/N: evaluate only shard K of N (runner/shard_plan.hpp); `merge` joins the shards.
   std::optional<std::string> shard;
   run_options run;

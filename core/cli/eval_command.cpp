@@ -34,6 +34,7 @@ int run_eval(const global_options& g, const eval_options& o) {
       const std::string by_difficulty = outcome.summary.difficulty_table(systems.front());
       if (!by_difficulty.empty()) std::cout << "\nby difficulty:\n" << by_difficulty;
     }
+    std::cout << outcome.summary.exact_match_tables();
     if (!outcome.summary.judge_groups().empty()) std::cout << "\njudges:\n" << outcome.summary.judges_table();
     const auto& s = outcome.stats;
     std::printf(
@@ -104,6 +105,8 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
       ->delimiter(',');
   cmd->add_option("--questions", options->questions,
                   "spider: the questions (dev.json) for the judges (default: dev.json next to --gold)");
+  cmd->add_option("--tables", options->tables,
+                  "Spider's tables.json, for spider_exact_match (default: tables.json next to --gold)");
   cmd->add_option("--shard", options->shard,
                   "K/N: evaluate only shard K (0-based) of N, for a cluster's array job; join the N --out "
                   "folders with `sqlmorph merge` (docs/scale-out.md)");

@@ -94,6 +94,7 @@ std::string run_fingerprint(const std::vector<example>& examples, const evaluati
   add(limits_text(settings.gold_limits));
   add(limits_text(settings.pred_limits));
   for (const auto& t : settings.techniques) add(t->identity());
+  if (settings.exact_match) add(settings.exact_match->identity());
   // What a judge reads of an example beyond the SQL (question, evidence) counts only when judges run,
   // so runs without judges keep their fingerprints.
   for (const auto& j : settings.judges) add(j.technique() + "\x1f" + j.identity);
@@ -187,8 +188,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
       }
     }
     results = std::make_unique<results_file>(
-        *settings.out_dir / "results.jsonl", settings.resume, units.size(),
-        [&](std::size_t u) { return unit_record_keys(units[u], examples, techniques, judges); });
+        *settings.out_dir / "results.jsonl", settings.resume, units.size(), [&](std::size_t u) {
+          return unit_record_keys(units[u], examples, techniques, settings.exact_match != nullptr, judges);
+        });
     manifest = std::make_unique<run_manifest>(manifest_file, fingerprint);
     auto& m = manifest->data();
     m["sqlmorph"] = SQLMORPH_VERSION_STRING;
@@ -216,6 +218,11 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
            {"declared_at", t->spec().origin},
            {"components", t->identity()}});
     }
+    if (settings.exact_match)
+      m["techniques"].push_back({{"name", exact_match_technique},
+                                 {"penalize_extra_pred_cols", nullptr},
+                                 {"declared_at", "built in"},
+                                 {"components", settings.exact_match->identity()}});
     if (!judges.empty()) m["judges"] = describe_judges(judges);
     m["examples"] = examples.size();
     manifest->write("running");
@@ -228,7 +235,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   std::size_t error_examples = 0;
   std::set<std::string> missing_databases;  // db_id of the examples whose database is missing
   const auto count_unit = [&](const std::vector<record>& records) {
-    const std::size_t per_example = std::max<std::size_t>(1, techniques.size() + judges.size());
+    const std::size_t per_example =
+        std::max<std::size_t>(1, techniques.size() + (settings.exact_match ? 1 : 0) + judges.size());
     for (std::size_t i = 0; i < records.size(); i += per_example) {
       ++done_examples;
       bool failed = false;
@@ -285,8 +293,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
           u = next_unit++;
         }
         std::uint64_t shared = 0;
-        std::vector<record> records = evaluate_unit(units[u], examples, evaluator, techniques, shared,
-                                                    judges.empty() ? nullptr : &panel);
+        std::vector<record> records =
+            evaluate_unit(units[u], examples, evaluator, techniques, shared,
+                          judges.empty() ? nullptr : &panel, settings.exact_match.get());
         shared_answers += shared;
         {
           std::lock_guard lock(mutex);

@@ -24,6 +24,7 @@
 #include <sqlmorph/backend.hpp>
 
 #include "backends/backend_routes.hpp"
+#include "eval/exact_match_metric.hpp"
 #include "eval/example.hpp"
 #include "judges/judge_set.hpp"
 #include "output/run_summary.hpp"
@@ -50,6 +51,8 @@ struct evaluation_settings {
   exec_limits gold_limits;
   exec_limits pred_limits;
   std::vector<std::shared_ptr<const technique>> techniques;
+  /// Spider's exact set match (records "spider_exact_match"), after the techniques; none when null.
+  std::shared_ptr<const exact_match_metric> exact_match;
   /// Judges called on every example after the techniques (records "judge:NAME").
   std::vector<configured_judge> judges;
   /// Where results.jsonl, summary.json and run.json go; nothing is written when empty.

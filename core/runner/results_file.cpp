@@ -11,6 +11,7 @@
 
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "eval/exact_match_metric.hpp"
 #include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
 #include "runner/content_hash.hpp"
@@ -34,12 +35,14 @@ void write_all(int fd, const std::filesystem::path& file, std::string_view text)
 
 std::vector<record_key> unit_record_keys(const work_unit& unit, const std::vector<example>& examples,
                                          const std::vector<std::shared_ptr<const technique>>& techniques,
-                                         const std::vector<configured_judge>& judges) {
+                                         bool exact_match, const std::vector<configured_judge>& judges) {
   std::vector<record_key> keys;
-  keys.reserve(unit.examples.size() * (techniques.size() + judges.size()));
+  keys.reserve(unit.examples.size() * (techniques.size() + (exact_match ? 1 : 0) + judges.size()));
   for (const std::size_t i : unit.examples) {
     for (const auto& t : techniques)
       keys.push_back({examples[i].id, examples[i].system, t->name(), t->penalize_extra_pred_cols()});
+    if (exact_match)
+      keys.push_back({examples[i].id, examples[i].system, exact_match_technique, std::nullopt});
     for (const auto& j : judges)
       keys.push_back({examples[i].id, examples[i].system, j.technique(), std::nullopt});
   }

@@ -32,10 +32,11 @@ struct record_key {
   bool operator==(const record_key&) const = default;
 };
 
-/// The lines one unit writes, in order: per example, one per technique variant, then one per judge.
+/// The lines one unit writes, in order: per example, one per technique variant, then the
+/// spider_exact_match line when `exact_match`, then one per judge.
 std::vector<record_key> unit_record_keys(const work_unit& unit, const std::vector<example>& examples,
                                          const std::vector<std::shared_ptr<const technique>>& techniques,
-                                         const std::vector<configured_judge>& judges);
+                                         bool exact_match, const std::vector<configured_judge>& judges);
 
 /// results.jsonl.check beside results.jsonl: one line per written unit, "<bytes>\t<XXH3-128>" of its
 /// lines, appended after them; --resume keeps a unit only when its lines match it.

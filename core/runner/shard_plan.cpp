@@ -150,7 +150,8 @@ std::vector<example> select_shard(const std::vector<example>& examples, shard_sp
   for (const std::size_t u : shard_units(examples, units, spec)) {
     run.units.push_back(
         {u, units[u].examples.size(),
-         unit_keys_digest(unit_record_keys(units[u], examples, settings.techniques, settings.judges))});
+         unit_keys_digest(unit_record_keys(units[u], examples, settings.techniques,
+                                           settings.exact_match != nullptr, settings.judges))});
     for (const std::size_t i : units[u].examples) mine.push_back(examples[i]);
   }
   settings.manifest["shard"] = run.to_json();

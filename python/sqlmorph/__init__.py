@@ -229,7 +229,7 @@ def stream(
     jobs: Optional[int] = None, out=None, resume: bool = False, overwrite: bool = False,
     require_databases: bool = False, cache=None,
     backends: Optional[Sequence[str]] = None, judges: Optional[Sequence[str]] = None, questions=None,
-    timeout: Optional[float] = None, gold_timeout: Optional[float] = None,
+    tables=None, timeout: Optional[float] = None, gold_timeout: Optional[float] = None,
     pred_timeout: Optional[float] = None, max_rows: Optional[int] = None, backend: Optional[str] = None,
     gold_backend: Optional[str] = None, pred_backend: Optional[str] = None,
     db_backends: Optional[Mapping[str, str]] = None, embedding_cache=None, no_embedding_cache: bool = False,
@@ -270,6 +270,7 @@ def stream(
             "backends": list(backends or []),
             "judges": list(judges or []),
             "questions": _path(questions),
+            "tables": _path(tables),
         })
         native = _native.Evaluation(_path(config), request)
     except BaseException:

@@ -138,6 +138,7 @@ void spider_seeds(const fs::path& spider, seeds& s) {
     const std::string sql = gold[i].substr(0, gold[i].rfind('\t'));
     s.add("sql_text", sql);
     s.add("spider_hardness", sql);
+    s.add("spider_exact_match", sql + "\n" + sql);
   }
   // Some of the prediction files (nl2sql360 alone has a hundred): windows of twenty of them.
   const auto predictions = files_under(spider / "predictions", ".sql");

@@ -306,12 +306,23 @@ TEST_CASE("--resume notices an edited line: that unit and the rest are evaluated
   const std::string cases = (test::source_dir() / "examples/demo/cases.jsonl").string();
   const std::string root = (test::build_dir() / "examples/demo").string();
   const auto run = [&](const std::filesystem::path& out, bool resume) {
-    std::vector<std::string> args = {
-        "--config", config_arg(),   "eval",
-        "--cases",  cases,          "--db-root",
-        root,       "--techniques", "execution_accuracy,exact_column_and_partial_cell",
-        "--out",    out.string(),   "--progress",
-        "none",     "-j",           "1"};
+    std::vector<std::string> args = {"--config",
+                                     config_arg(),
+                                     "eval",
+                                     "--cases",
+                                     cases,
+                                     "--db-root",
+                                     root,
+                                     "--techniques",
+                                     "execution_accuracy,exact_column_and_partial_cell",
+                                     "--out",
+                                     out.string(),
+                                     "--progress",
+                                     "none",
+                                     "-j",
+                                     "1",
+                                     "--timeout",
+                                     "2"};  // the demo has a query that runs until its limit
     if (resume) args.push_back("--resume");
     return run_sqlmorph(args);
   };

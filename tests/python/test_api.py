@@ -68,6 +68,21 @@ def test_spider_dev_equals_cli(tmp_path):
     assert without_timing(result.summary) == without_timing(json.loads((cli_out / "summary.json").read_text()))
 
 
+def test_spider_exact_match_equals_cli(tmp_path):
+    spider = shared_dir() / "benchmarks" / "spider-dev"
+    gold, db_root = spider / "dev_gold.sql", spider / "database"
+    pred = spider / "predictions" / "c3-gpt35.sql"
+    cli_out = tmp_path / "cli"
+    run_cli("eval", "--benchmark", "spider", "--gold", gold, "--pred", f"c3={pred}", "--db-root", db_root,
+            "--techniques", "spider_exact_match", "--tables", spider / "tables.json", "--out", cli_out,
+            "--progress", "none")
+    result = sqlmorph.evaluate(benchmark="spider", gold=gold, pred={"c3": pred}, db_root=db_root,
+                               techniques="spider_exact_match", tables=spider / "tables.json")
+    assert [r["EM"] for r in result.records] == [r["EM"] for r in read_jsonl(cli_out / "results.jsonl")]
+    assert result.summary["spider_exact_match"][0]["by_difficulty"]["all"]["count"] == 1034
+    assert without_timing(result.summary) == without_timing(json.loads((cli_out / "summary.json").read_text()))
+
+
 def test_pred_as_list_of_sql():
     spider = shared_dir() / "benchmarks" / "spider-dev"
     gold_lines = (spider / "dev_gold.sql").read_text().splitlines()[:30]
