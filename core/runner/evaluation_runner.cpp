@@ -394,6 +394,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
                                       {"gold_executed", out.stats.gold_executed},
                                       {"gold_from_disk_cache", out.stats.gold_from_disk},
                                       {"pred_executed", out.stats.pred_executed},
+                                      {"db_missing_queries", stats.db_missing.load()},
                                       {"reused", out.stats.reused},
                                       {"shared_answers", out.stats.shared_answers}};
     manifest->write(status);

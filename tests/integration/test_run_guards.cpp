@@ -263,3 +263,28 @@ TEST_CASE("missing databases: a loud warning when every one is missing, exit 2 w
   // Every database there: the flag changes nothing.
   CHECK(run_sqlmorph(eval(two_cases(dir), dir.path() / "e", {"--require-databases"})).exit_code == 0);
 }
+
+TEST_CASE("a warm gold cache executes no gold query, queries on missing databases counted apart") {
+  test::temp_dir dir;
+  const auto cases = dir.path() / "cases.jsonl";
+  std::ofstream(cases)
+      << json{{"id", 1}, {"db", demo_db().string()}, {"gold", "SELECT 1"}, {"pred", "SELECT 1"}}.dump()
+      << "\n"
+      << json{{"id", 2},
+              {"db", (dir.path() / "gone.sqlite").string()},
+              {"gold", "SELECT 2"},
+              {"pred", "SELECT 2"}}
+             .dump()
+      << "\n";
+  const auto cache = dir.path() / "cache";
+  for (const char* name : {"cold", "warm"}) {
+    const auto r = run_sqlmorph(eval(cases, dir.path() / name, {"--cache", cache.string()}));
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  }
+  const json cold = run_json(dir.path() / "cold")["statistics"];
+  const json warm = run_json(dir.path() / "warm")["statistics"];
+  CHECK(cold["gold_executed"] == 1);
+  CHECK(warm["gold_executed"] == 0);  // the missing database's gold query was never executed
+  CHECK(warm["gold_from_disk_cache"] == 1);
+  CHECK(warm["db_missing_queries"] == 1);  // its gold (the prediction is then not run at all)
+}
