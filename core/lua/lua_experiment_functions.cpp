@@ -5,6 +5,7 @@
 #include <fstream>
 #include <new>
 
+#include "app/preflight.hpp"
 #include "config/run_values.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
@@ -189,7 +190,17 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 //                    "none"|"auto"|"bar"|"lines", on_script_error = "mark"|"abort", judges = "a,b" | { NAME,
 //                    sqlmorph.judges.X{...}, ... }
 //                    }
+// What only an experiment may do: not a technique file being declared (its side effects would run
+// at every start of sqlmorph, in every command).
+void require_experiment(const lua_module_context& ctx, const char* function) {
+  if (!ctx.in_experiment) {
+    throw usage_error(std::string("sqlmorph.") + function +
+                      " works in experiment scripts (sqlmorph run SCRIPT.lua), not in technique files");
+  }
+}
+
 int evaluate(lua_State* L, lua_module_context& ctx) {
+  require_experiment(ctx, "evaluate");
   luaL_checktype(L, 1, LUA_TTABLE);
   if (ctx.replay()) throw usage_error("sqlmorph.evaluate cannot run inside a technique script");
   example_list examples;
@@ -327,6 +338,11 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   settings.on_script_error =
       parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(ctx.config->lua.on_error));
   if (const auto out = opt_string(L, 1, "out")) settings.out_dir = std::filesystem::path(*out);
+  // The remote services (judges, embedders) answer before anything runs, as in `eval`.
+  lua_getfield(L, 1, "preflight");
+  const bool preflight = lua_isnil(L, -1) ? ctx.preflight : lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  if (preflight) check_remote_services(settings.techniques, settings.judges, *ctx.registry);
 
   const evaluation_outcome outcome = run_evaluation(examples, settings);
   if (outcome.stats.interrupted)
@@ -471,7 +487,8 @@ int format_table(lua_State* L, lua_module_context&) {
 }
 
 // sqlmorph.write_file(path, text): creates the folders it needs; replaces the file atomically.
-int write_file(lua_State* L, lua_module_context&) {
+int write_file(lua_State* L, lua_module_context& ctx) {
+  require_experiment(ctx, "write_file");
   const std::filesystem::path path = luaL_checkstring(L, 1);
   std::size_t n = 0;
   const char* text = luaL_checklstring(L, 2, &n);

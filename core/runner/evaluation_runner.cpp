@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -312,8 +313,23 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   };
   std::vector<std::thread> workers;
   const std::size_t workers_needed = std::min<std::size_t>(jobs, units.size() - first_unit);
-  for (std::size_t j = 0; j < workers_needed; ++j) workers.emplace_back(work);
-  out.stats.workers = static_cast<unsigned>(workers_needed);
+  for (std::size_t j = 0; j < workers_needed; ++j) {
+    // A thread the system refuses (EAGAIN: a process or thread limit) must not leave the ones
+    // already started running when the exception unwinds (std::terminate): go on with fewer, or
+    // stop cleanly when there is none.
+    try {
+      workers.emplace_back(work);
+    } catch (const std::system_error& e) {
+      if (workers.empty()) {
+        if (manifest) manifest->write("failed");
+        throw usage_error(std::string("cannot start a worker thread: ") + e.what());
+      }
+      spdlog::warn("started {} of {} workers (the system refused more: {})", workers.size(), workers_needed,
+                   e.what());
+      break;
+    }
+  }
+  out.stats.workers = static_cast<unsigned>(workers.size());
   const auto stop_workers = [&] {
     {
       std::lock_guard lock(mutex);

@@ -288,3 +288,21 @@ TEST_CASE("a warm gold cache executes no gold query, queries on missing database
   CHECK(warm["gold_from_disk_cache"] == 1);
   CHECK(warm["db_missing_queries"] == 1);  // its gold (the prediction is then not run at all)
 }
+
+TEST_CASE("a technique file cannot evaluate or write files: only experiment scripts can") {
+  test::temp_dir dir;
+  for (const char* call :
+       {"sqlmorph.write_file('x.txt', 'side effect')", "sqlmorph.evaluate{ examples = {} }"}) {
+    CAPTURE(call);
+    std::filesystem::create_directories(dir.path() / "techniques");
+    write_file(dir.path() / "techniques" / "bad.lua", std::string(call) + "\n");
+    write_file(dir.path() / "sqlmorph.toml",
+               "[lua]\ntechnique_dirs = [\"" + (dir.path() / "techniques").string() + "\"]\n");
+    const auto r = run_sqlmorph({"--config", (dir.path() / "sqlmorph.toml").string(), "techniques"});
+    CHECK(r.exit_code != 0);
+    CHECK(r.err.find("works in experiment scripts (sqlmorph run SCRIPT.lua), not in technique files") !=
+          std::string::npos);
+    CHECK(r.err.find("bad.lua") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists("x.txt"));
+  }
+}

@@ -129,3 +129,28 @@ TEST_CASE("preflight: a server that answers is asked once, and a refused key is 
   server.set_models_reply(scripted_reply::json(R"({"error": "not found"})", 404));
   CHECK(s.eval("out4", {"--techniques", "none", "--judges", "adherence"}).exit_code == 0);
 }
+
+TEST_CASE("preflight: sqlmorph run checks the servers of each sqlmorph.evaluate before it runs") {
+  const std::string url = closed_url();
+  const setup s(url);
+  const auto script = s.dir.path() / "experiment.lua";
+  write_file(
+      script,
+      "local ex = sqlmorph.cases{ file = '" + s.cases.string() +
+          "' }\n"
+          "sqlmorph.evaluate{ examples = ex, techniques = {'execution_accuracy'}, judges = 'adherence', "
+          "out = '" +
+          (s.dir.path() / "out").string() + "' }\n");
+  const auto r = test::run_sqlmorph({"--config", s.config.string(), "run", script.string()});
+  CHECK(r.exit_code == 1);  // raised inside the script: a script error, with its line
+  CHECK(r.err.find("experiment.lua:2") != std::string::npos);
+  CHECK(r.err.find("the judge 'adherence': GET " + url + "/models: no response") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(s.dir.path() / "out" / "results.jsonl"));  // nothing was executed
+  // --no-preflight: the run goes on; the judge's failure is its records' judge_error.
+  const auto skipped =
+      test::run_sqlmorph({"--config", s.config.string(), "run", "--no-preflight", script.string()});
+  CHECK_MESSAGE(skipped.exit_code == 0, skipped.err);
+  const auto results = test::read_jsonl(s.dir.path() / "out" / "results.jsonl");
+  REQUIRE(results.size() == 2);
+  CHECK(results[1]["status"] == "judge_error");
+}
