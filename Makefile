@@ -1,7 +1,8 @@
 # The two set-up commands of the README:
-#   make run    install what is missing, build, evaluate the bundled demo
-#   make test   install what is missing, build, run the whole test suite
-# Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make format,
+#   make run    install what is missing, build what the demo needs, evaluate the bundled demo
+#   make test   install what is missing, build everything, run the whole test suite
+# Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make fuzz
+# (the libFuzzer targets of tests/fuzz, FUZZ_SECONDS each, in build-fuzz), make format,
 # make check-format, make clean.
 
 PRESET ?= default
@@ -14,11 +15,27 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # libsqliteodbc are what the backend tests run against (a throwaway cluster, the two ODBC drivers).
 # sqlite3 (the shell) builds the empty BIRD databases of examples/judges/bird_judge.sh.
 # clang-format checks the formatting in CI (make check-format).
+# pybind11-dev and python3-dev build the Python package (python/); python3-pytest runs its tests;
+# python3-pandas lets them run Result.to_pandas() for real (the module never needs it).
+# slurmctld, slurmd and slurm-client run the one-node Slurm cluster of the scale-out test;
+# python3-yaml reads the Kubernetes manifests of examples/kubernetes in their test.
+# libxxhash-dev (header-only use) hashes database files for the gold cache (XXH3-128).
+# clang and libclang-rt-14-dev (libFuzzer, ASan and UBSan runtimes) build the fuzz targets (make fuzz).
 DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev libboost-dev libtomlplusplus-dev \
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev \
-                libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3 clang-format
+                libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3 clang-format \
+                clang libclang-rt-14-dev pybind11-dev python3-dev python3-pytest python3-pandas python3-yaml \
+                slurmctld slurmd slurm-client libxxhash-dev
 
-.PHONY: deps configure build run test test-asan bench format check-format clean
+# What `make run` needs: the CLI (which brings the plugins it loads by default) and the demo
+# database. Tests, benchmarks and the server backends are left to `make build` / `make test`, in
+# the same build folder.
+DEMO_TARGETS := sqlmorph demo_database
+
+# Seconds each fuzz target runs in `make fuzz`.
+FUZZ_SECONDS ?= 60
+
+.PHONY: deps configure build build-demo run test test-asan fuzz bench format check-format clean
 
 deps:
 	@missing=""; \
@@ -42,7 +59,10 @@ configure: deps
 build: configure
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
-run: build
+build-demo: configure
+	cmake --build --preset $(PRESET) -j $(JOBS) --target $(DEMO_TARGETS)
+
+run: build-demo
 	./$(BUILD_DIR)/sqlmorph --config sqlmorph.toml eval \
 	  --cases examples/demo/cases.jsonl --db-root $(BUILD_DIR)/examples/demo \
 	  --penalize-extra-pred-cols both --timeout 2 --max-rows 10000 --judges sql_correctness \
@@ -54,12 +74,20 @@ test: build
 test-asan:
 	$(MAKE) test PRESET=asan
 
+# A separate clang build (build-fuzz), so the gcc build is unaffected. Seeds are built at fuzz time
+# from the project's inputs and ../shared/benchmarks; a crash fails the target and keeps its input.
+fuzz: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS)
+	tests/fuzz/run_fuzzers.sh $(FUZZ_SECONDS)
+
 bench: build
 	./$(BUILD_DIR)/bench/partial_matching_bench
 	./$(BUILD_DIR)/bench/permutation_bench
 	./$(BUILD_DIR)/bench/spider_dev_bench
 	./$(BUILD_DIR)/bench/many_systems_bench
 	./$(BUILD_DIR)/bench/parallel_bench
+	python3 bench/python_overhead.py $(BUILD_DIR)
 	./$(BUILD_DIR)/bench/memory_bench
 
 format:
@@ -69,4 +97,4 @@ check-format: deps
 	tools/check_format.sh
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

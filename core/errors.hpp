@@ -13,6 +13,13 @@ class usage_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A usage_error about an input file (cases, gold, predictions, questions) rather than the options:
+/// the CLI treats it alike (exit code 2); the Python module raises it as sqlmorph.InputError.
+class input_error : public usage_error {
+ public:
+  using usage_error::usage_error;
+};
+
 /// An error raised by a user script (Lua syntax, runtime error, exceeded limit): the message names
 /// the script file and line; the traceback shows how it got there. During an evaluation it marks
 /// the example `script_error` (or aborts the run, as configured).

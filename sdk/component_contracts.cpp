@@ -170,6 +170,30 @@ embedding_outcome embedder::embed(std::span<const std::string> texts) const {
   return out;
 }
 
+std::string embedder::check_reachable() const {
+  try {
+    return do_check_reachable_();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+std::optional<std::string> judge::prompt(const judge_request& request) const {
+  try {
+    return do_prompt_(request);
+  } catch (const std::exception& e) {
+    return std::string("(the prompt could not be made: ") + e.what() + ")";
+  }
+}
+
+std::string judge::check_reachable() const {
+  try {
+    return do_check_reachable_();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
 judge_verdict judge::evaluate(const judge_request& request) const {
   judge_verdict v = do_evaluate_(request);
   if (v.ok) {

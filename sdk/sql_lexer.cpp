@@ -171,6 +171,12 @@ class lexer {
       number();
       // Digits glued to letters form one word (e.g. `1st`), as in sqlparse.
       if (is_word_char(at(pos_)) && at(pos_) != '.') {
+        // `.5x` is not a number and `.` starts no word: the dot alone, then the word `5x` (as in
+        // sqlparse). Going back to `start` here would never move on.
+        if (c == '.') {
+          pos_ = start + 1;
+          return sql_token_kind::punctuation;
+        }
         pos_ = start;
         while (is_word_char(at(pos_))) ++pos_;
         return sql_token_kind::word;

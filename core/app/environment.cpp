@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "embeddings/embedding_setup.hpp"
+#include "errors.hpp"
 
 namespace sqlmorph::core {
 
@@ -11,6 +12,15 @@ std::unique_ptr<environment> environment::load(const std::optional<std::filesyst
   env->config_ = resolve_config(config_file);
   if (!env->config_.source.empty()) spdlog::debug("configuration: {}", env->config_.source.string());
   env->registry_.load_directories(env->config_.plugin_dirs);
+  // Not one plugin folder: nothing could work, and the first unknown component would hide why.
+  if (env->registry_.missing_directories().size() == env->config_.plugin_dirs.size()) {
+    std::string folders;
+    for (const auto& d : env->config_.plugin_dirs) folders += (folders.empty() ? "" : ", ") + d.string();
+    throw usage_error((env->config_.source.empty() ? std::string("the default plugin folders")
+                                                   : "[plugins] dirs of " + env->config_.source.string()) +
+                      ": no plugin folder exists (" +
+                      (folders.empty() ? std::string("the list is empty") : folders) + ")");
+  }
   env->embedding_cache_ = install_embeddings(
       env->registry_, env->config_.embedding,
       embedding_cache_file(env->config_.embedding, std::nullopt, false, env->config_.run.cache_dir));

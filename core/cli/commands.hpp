@@ -37,9 +37,16 @@ struct run_options {
   /// --embedding-cache FILE / --no-embedding-cache (see embeddings/embedding_setup.hpp).
   std::optional<std::string> embedding_cache;
   bool no_embedding_cache = false;
+  /// --no-preflight: do not check the remote services before executing (app/preflight.hpp).
+  bool no_preflight = false;
 };
 
+/// --config, -v and -q, on the app and on every subcommand (bound to the same `g`).
+void add_global_options(CLI::App& cmd, global_options& g);
+
 void add_run_options(CLI::App& cmd, run_options& o);
+/// --no-preflight.
+void add_preflight_option(CLI::App& cmd, bool& no_preflight);
 /// --embedding-cache FILE and --no-embedding-cache.
 void add_embedding_cache_options(CLI::App& cmd, std::optional<std::string>& file, bool& none);
 
@@ -66,5 +73,6 @@ void register_plugins_command(CLI::App& app, const global_options& g, int& exit_
 void register_techniques_command(CLI::App& app, const global_options& g, int& exit_code);
 void register_run_command(CLI::App& app, const global_options& g, int& exit_code);
 void register_judge_command(CLI::App& app, const global_options& g, int& exit_code);
+void register_merge_command(CLI::App& app, const global_options& g, int& exit_code);
 
 }  // namespace sqlmorph::core

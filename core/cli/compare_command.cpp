@@ -4,23 +4,13 @@
 #include <iostream>
 
 #include "app/environment.hpp"
-#include "cli/commands.hpp"
-#include "eval/example_evaluator.hpp"
-#include "eval/query_runner.hpp"
+#include "cli/command_requests.hpp"
+#include "errors.hpp"
 #include "output/record_json.hpp"
 #include "output/text_table.hpp"
 
 namespace sqlmorph::core {
 namespace {
-
-struct compare_options {
-  std::string db;
-  std::string db_id;
-  std::string gold;
-  std::string pred;
-  bool json = false;
-  run_options run;
-};
 
 std::string metric_text(const std::optional<double>& m) {
   if (!m) return "-";
@@ -39,20 +29,7 @@ std::string ms_text(const std::optional<double>& ms) {
 int run_compare(const global_options& g, const compare_options& o) {
   apply_logging(g);
   const auto env = environment::load(g.config_file);
-  env->use_embedding_cache(o.run.embedding_cache, o.run.no_embedding_cache, env->config().run.cache_dir);
-  const auto techniques =
-      env->techniques().assemble(split_technique_list(o.run.techniques),
-                                 parse_penalize_choice(o.run.penalize), env->registry(), o.run.plug_value);
-  const run_limits limits = limits_from(env->config(), o.run);
-  query_runner runner(limits.gold, limits.pred);
-  example_evaluator evaluator(runner, techniques, env->routes(route_choice_from(o.run)));
-  example ex;
-  ex.id = "compare";
-  ex.db = o.db;
-  ex.db_id = o.db_id;
-  ex.gold = o.gold;
-  ex.pred = o.pred;
-  const std::vector<record> records = evaluator.evaluate(ex);
+  const std::vector<record> records = compare_records(*env, o);
 
   if (o.json) {
     nlohmann::ordered_json j;

@@ -5,138 +5,24 @@
 #include <iostream>
 
 #include "app/environment.hpp"
-#include "cli/commands.hpp"
-#include "datasets/bird_files.hpp"
-#include "datasets/cases_file.hpp"
-#include "datasets/spider_files.hpp"
-#include "datasets/spider_questions.hpp"
+#include "cli/command_requests.hpp"
 #include "errors.hpp"
 #include "output/official_tables.hpp"
 #include "output/record_json.hpp"
 #include "runner/evaluation_runner.hpp"
+#include "runner/shard_plan.hpp"
 
 namespace sqlmorph::core {
 namespace {
 
-struct eval_options {
-  std::optional<std::string> cases;
-  std::optional<std::string> benchmark;
-  std::optional<std::string> gold;
-  std::vector<std::string> preds;
-  std::optional<std::string> db_root;
-  std::optional<std::string> system;
-  std::string pred_tabs = "official";
-  std::string out = "sqlmorph-out";
-  std::optional<unsigned> jobs;
-  std::optional<std::string> cache;
-  bool resume = false;
-  std::string progress = "auto";
-  bool json = false;
-  /// Evaluate every system on each of these backends (systems become SYSTEM@BACKEND).
-  std::vector<std::string> backends;
-  /// Judges called on every example (names of [judges.NAME] or judge components).
-  std::vector<std::string> judges;
-  /// Spider's questions (dev.json), for the judges.
-  std::optional<std::string> questions;
-  run_options run;
-};
-
-// "NAME=FILE" or "FILE" (named after the file).
-std::pair<std::optional<std::string>, std::string> system_and_file(const std::string& arg) {
-  const auto eq = arg.find('=');
-  if (eq == std::string::npos || eq == 0) return {std::nullopt, arg};
-  return {arg.substr(0, eq), arg.substr(eq + 1)};
-}
-
-std::vector<example> read_examples(const eval_options& o) {
-  if (o.cases && o.benchmark) throw usage_error("give either --cases or --benchmark, not both");
-  if (o.cases) {
-    if (o.gold || !o.preds.empty())
-      throw usage_error("--gold and --pred go with --benchmark, not with --cases");
-    std::vector<example> ex = read_cases_file(
-        *o.cases, o.db_root ? std::optional<std::filesystem::path>(*o.db_root) : std::nullopt);
-    if (o.system) {
-      for (example& e : ex) e.system = *o.system;
-    }
-    return ex;
-  }
-  if (!o.benchmark)
-    throw usage_error(
-        "nothing to evaluate: give --cases FILE or --benchmark spider|bird --gold ... --pred ... --db-root "
-        "...");
-  if (*o.benchmark != "spider" && *o.benchmark != "bird")
-    throw usage_error("unknown benchmark '" + *o.benchmark + "' (known: spider, bird)");
-  if (!o.gold || o.preds.empty() || !o.db_root) {
-    throw usage_error("--benchmark " + *o.benchmark +
-                      " needs --gold FILE, --pred [NAME=]FILE (once per system) and --db-root DIR");
-  }
-  std::error_code ec;
-  if (!std::filesystem::is_directory(*o.db_root, ec))
-    throw usage_error("--db-root " + *o.db_root + " is not a directory");
-  if (o.system && o.preds.size() > 1)
-    throw usage_error("--system names a single system; with several, write --pred NAME=FILE");
-  std::vector<example> all;
-  std::vector<std::string> names;
-  for (const std::string& arg : o.preds) {
-    auto [name, file] = system_and_file(arg);
-    if (!name) name = o.system;
-    std::vector<example> ex;
-    if (*o.benchmark == "spider") {
-      ex = read_spider_files({*o.gold, file, *o.db_root, name, parse_prediction_tabs(o.pred_tabs)});
-      // The judges read the questions: from --questions, else dev.json next to the gold file.
-      std::optional<std::filesystem::path> questions = o.questions;
-      if (!questions && !o.judges.empty()) questions = spider_questions_next_to(*o.gold);
-      if (questions) attach_spider_questions(ex, *questions);
-    } else {
-      ex = read_bird_files({*o.gold, file, *o.db_root, name});
-    }
-    const std::string system = ex.empty() ? std::string() : ex.front().system;
-    if (std::find(names.begin(), names.end(), system) != names.end()) {
-      throw usage_error("two prediction files are named '" + system + "'; name them with --pred NAME=FILE");
-    }
-    names.push_back(system);
-    all.insert(all.end(), std::make_move_iterator(ex.begin()), std::make_move_iterator(ex.end()));
-  }
-  return all;
-}
-
 int run_eval(const global_options& g, const eval_options& o) {
   apply_logging(g);
+  if (o.out.empty()) throw usage_error("--out needs a folder");
+  const std::optional<shard_spec> shard = o.shard ? std::optional(parse_shard_spec(*o.shard)) : std::nullopt;
   const auto env = environment::load(g.config_file);
   std::vector<example> examples = read_examples(o);
-  if (!o.backends.empty()) examples = examples_on_each_backend(examples, o.backends);
-  const run_limits limits = limits_from(env->config(), o.run);
-  evaluation_settings settings;
-  settings.routes = env->routes(route_choice_from(o.run), o.backends);
-  settings.gold_limits = limits.gold;
-  settings.pred_limits = limits.pred;
-  env->use_embedding_cache(
-      o.run.embedding_cache, o.run.no_embedding_cache,
-      o.cache ? std::optional<std::filesystem::path>(*o.cache) : env->config().run.cache_dir);
-  settings.techniques =
-      env->techniques().assemble(split_technique_list(o.run.techniques),
-                                 parse_penalize_choice(o.run.penalize), env->registry(), o.run.plug_value);
-  settings.judges = resolve_judges(env->config(), env->registry(), o.judges);
-  settings.out_dir = std::filesystem::path(o.out);
-  settings.jobs = o.jobs.value_or(env->config().run.jobs);
-  settings.resume = o.resume;
-  if (o.cache)
-    settings.cache_dir = std::filesystem::path(*o.cache);
-  else
-    settings.cache_dir = env->config().run.cache_dir;
-  settings.on_script_error = parse_script_error_policy(env->config().lua.on_error);
-  settings.progress = g.quiet ? progress_mode::none : parse_progress_mode(o.progress);
-  // What run.json records about how the run was made.
-  settings.manifest["command"] = command_line();
-  settings.manifest["configuration"] =
-      env->config().source.empty() ? "built-in defaults" : env->config().source.string();
-  settings.manifest["plugins"] = nlohmann::ordered_json::array();
-  for (const loaded_library& lib : env->registry().libraries()) {
-    settings.manifest["plugins"].push_back(
-        {{"library", lib.name}, {"version", lib.version}, {"file", lib.file.string()}});
-  }
-  settings.manifest["build_fingerprint"] = SQLMORPH_BUILD_FINGERPRINT;
-
+  evaluation_settings settings = evaluation_settings_from(*env, o, g.quiet);
+  if (shard) examples = select_shard(examples, *shard, settings);
   const evaluation_outcome outcome = run_evaluation(examples, settings);
   if (o.json) {
     std::cout << dump_json(outcome.summary.to_json(outcome.examples, outcome.wall_seconds), 2) << "\n";
@@ -157,6 +43,7 @@ int run_eval(const global_options& g, const eval_options& o) {
       if (const std::string t = bird_official_table(outcome.summary, system); !t.empty())
         std::cout << "\nBIRD, as its evaluation scripts print it" << label << ":\n" << t;
     }
+    std::cout << outcome.summary.exact_match_tables();
     if (!outcome.summary.judge_groups().empty()) std::cout << "\njudges:\n" << outcome.summary.judges_table();
     const auto& s = outcome.stats;
     std::printf(
@@ -211,6 +98,9 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
   cmd->add_option("--cache", options->cache,
                   "folder caching gold results across runs (keyed by database content)");
   cmd->add_flag("--resume", options->resume, "continue the interrupted run in --out (same command)");
+  cmd->add_flag("--overwrite", options->overwrite, "replace the run already in --out (else it is refused)");
+  cmd->add_flag("--require-databases", options->require_databases,
+                "exit 2 when an example's database is missing (status db_missing), for CI; else a warning");
   cmd->add_option("--progress", options->progress, "progress on stderr: auto, bar, lines, none")
       ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))
       ->capture_default_str();
@@ -224,6 +114,11 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
       ->delimiter(',');
   cmd->add_option("--questions", options->questions,
                   "spider: the questions (dev.json) for the judges (default: dev.json next to --gold)");
+  cmd->add_option("--tables", options->tables,
+                  "Spider's tables.json, for spider_exact_match (default: tables.json next to --gold)");
+  cmd->add_option("--shard", options->shard,
+                  "K/N: evaluate only shard K (0-based) of N, for a cluster's array job; join the N --out "
+                  "folders with `sqlmorph merge` (docs/scale-out.md)");
   add_run_options(*cmd, options->run);
   cmd->callback([&g, &exit_code, options] { exit_code = run_eval(g, *options); });
 }

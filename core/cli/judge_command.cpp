@@ -7,7 +7,9 @@
 #include <spdlog/spdlog.h>
 
 #include "app/environment.hpp"
+#include "app/preflight.hpp"
 #include "cli/commands.hpp"
+#include "datasets/database_folder.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
 #include "judges/judge_panel.hpp"
@@ -31,6 +33,8 @@ struct judge_options {
   std::string hints;
   std::optional<double> timeout;
   bool json = false;
+  bool no_preflight = false;
+  bool show_prompt = false;
 };
 
 constexpr std::size_t rationale_width = 72;
@@ -63,8 +67,7 @@ std::optional<database_choice> database_of(const judge_options& o) {
   if (o.db) return database_choice{*o.db, std::filesystem::path(*o.db).stem().string()};
   if (o.db_id) {
     if (!o.db_root) throw usage_error("--db-id needs --db-root DIR (databases are DIR/ID/ID.sqlite)");
-    return database_choice{(std::filesystem::path(*o.db_root) / *o.db_id / (*o.db_id + ".sqlite")).string(),
-                           *o.db_id};
+    return database_choice{database_file_in(*o.db_root, *o.db_id, "--db-id").string(), *o.db_id};
   }
   return std::nullopt;
 }
@@ -93,6 +96,7 @@ int run_judge(const global_options& g, const judge_options& o) {
     if (names.empty()) names.push_back("sql_correctness");
   }
   const std::vector<configured_judge> judges = resolve_judges(cfg, env->registry(), names, o.timeout);
+  if (!o.no_preflight) check_remote_services({}, judges, env->registry());
 
   route_choice choice;
   choice.backend = o.backend;
@@ -153,6 +157,22 @@ int run_judge(const global_options& g, const judge_options& o) {
     }
   }
 
+  // The exact text each judge sends, before it is sent (so that it shows even when the call fails).
+  std::vector<std::optional<std::string>> prompts(judges.size());
+  if (o.show_prompt) {
+    for (std::size_t i = 0; i < judges.size(); ++i) {
+      prompts[i] = judges[i].instance->prompt(request);
+      if (o.json) continue;
+      if (prompts[i]) {
+        std::printf("prompt of %s (%s):\n-----\n%s\n-----\n\n", judges[i].name.c_str(),
+                    judges[i].spec.name.c_str(), prompts[i]->c_str());
+      } else {
+        std::printf("prompt of %s (%s): none, this judge sends no prompt\n\n", judges[i].name.c_str(),
+                    judges[i].spec.name.c_str());
+      }
+    }
+    std::fflush(stdout);
+  }
   std::vector<record> verdicts;
   for (const configured_judge& j : judges) verdicts.push_back(ask_judge(ex, j, request));
 
@@ -171,8 +191,8 @@ int run_judge(const global_options& g, const judge_options& o) {
       const record& r = verdicts[i];
       const judge_fields& f = *r.judgement;
       nlohmann::ordered_json extra = nlohmann::ordered_json::object();
-      for (const auto& [k, v] : r.scores.extra) {
-        std::visit([&](const auto& x) { extra[k] = x; }, v);
+      for (const auto& field : r.scores.extra) {  // not a structured binding: clang 14 cannot capture one
+        std::visit([&](const auto& x) { extra[field.first] = x; }, field.second);
       }
       out["judges"].push_back(
           {{"judge", judges[i].name},
@@ -188,6 +208,9 @@ int run_judge(const global_options& g, const judge_options& o) {
            {"judge_ms", f.judge_ms.value_or(0.0)},
            {"error", r.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.error)},
            {"extra", extra}});
+      if (o.show_prompt)
+        out["judges"].back()["prompt"] =
+            prompts[i] ? nlohmann::ordered_json(*prompts[i]) : nlohmann::ordered_json(nullptr);
     }
     std::cout << dump_json(out, 2) << "\n";
     return 0;
@@ -254,6 +277,9 @@ void register_judge_command(CLI::App& app, const global_options& g, int& exit_co
          "seconds: the `timeout` option of every judge that has one, and the limit on reading the schema")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", options->json, "print one JSON object instead of a table");
+  add_preflight_option(*cmd, options->no_preflight);
+  cmd->add_flag("--show-prompt", options->show_prompt,
+                "print the exact prompt each judge sends (with --json: a \"prompt\" field per judge)");
   cmd->callback([&g, &exit_code, options] { exit_code = run_judge(g, *options); });
 }
 

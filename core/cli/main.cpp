@@ -18,11 +18,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", SQLMORPH_VERSION_STRING);
   global_options global;
-  app.add_option(
-      "--config", global.config_file,
-      "configuration file (default: $SQLMORPH_CONFIG, else ./sqlmorph.toml, else built-in defaults)");
-  app.add_flag("-v,--verbose", global.verbosity, "more log output (-vv for trace)");
-  app.add_flag("-q,--quiet", global.quiet, "only errors on stderr");
+  add_global_options(app, global);
 
   set_command_line(argc, argv);
   int exit_code = 0;
@@ -32,6 +28,9 @@ int main(int argc, char** argv) {
   register_techniques_command(app, global, exit_code);
   register_run_command(app, global, exit_code);
   register_judge_command(app, global, exit_code);
+  register_merge_command(app, global, exit_code);
+  // The global options are accepted after the subcommand too (`sqlmorph compare -v ...`).
+  for (CLI::App* cmd : app.get_subcommands({})) add_global_options(*cmd, global);
 
   try {
     app.parse(argc, argv);
@@ -52,6 +51,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const run_aborted& e) {
     std::cerr << "sqlmorph: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {  // a failure nothing above expected: a message, never an abort
+    std::cerr << "sqlmorph: error: " << e.what() << "\n";
     return 1;
   }
   return exit_code;

@@ -1,13 +1,23 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
+#include "config/run_values.hpp"
 #include "errors.hpp"
 #include "log/log.hpp"
 
 namespace sqlmorph::core {
 
+void add_global_options(CLI::App& cmd, global_options& g) {
+  cmd.add_option(
+      "--config", g.config_file,
+      "configuration file (default: $SQLMORPH_CONFIG, else ./sqlmorph.toml, else built-in defaults)");
+  cmd.add_flag("-v,--verbose", g.verbosity, "more log output (-vv for trace)");
+  cmd.add_flag("-q,--quiet", g.quiet, "only errors on stderr");
+}
+
 void add_run_options(CLI::App& cmd, run_options& o) {
-  cmd.add_option("--techniques", o.techniques, "comma-separated technique names, or 'all'")
+  cmd.add_option("--techniques", o.techniques,
+                 "comma-separated technique names, 'all', or 'none' (judges only; see `sqlmorph techniques`)")
       ->capture_default_str();
   cmd.add_option("--penalize-extra-pred-cols", o.penalize,
                  "count every predicted cell in precision (true), only aligned ones (false), or report both")
@@ -24,7 +34,9 @@ void add_run_options(CLI::App& cmd, run_options& o) {
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--pred-timeout", o.pred_timeout, "seconds allowed per predicted query (default: --timeout)")
       ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--max-rows", o.max_rows, "rows fetched per query before the result counts as truncated");
+  cmd.add_option("--max-rows", o.max_rows,
+                 "rows fetched per query before the result counts as truncated (0: no row cap; the byte cap "
+                 "still holds)");
   cmd.add_option("--backend", o.backend,
                  "backend that runs the queries: a [backends.NAME] of sqlmorph.toml or a backend plugin "
                  "(default: [run] backend, sqlite)");
@@ -33,6 +45,13 @@ void add_run_options(CLI::App& cmd, run_options& o) {
   cmd.add_option("--db-backend", o.db_backends,
                  "DB_ID=BACKEND: the backend of one database (repeatable; over [databases])");
   add_embedding_cache_options(cmd, o.embedding_cache, o.no_embedding_cache);
+  add_preflight_option(cmd, o.no_preflight);
+}
+
+void add_preflight_option(CLI::App& cmd, bool& no_preflight) {
+  cmd.add_flag("--no-preflight", no_preflight,
+               "do not check first (one GET <base_url>/models each) that the judges' and embedders' servers "
+               "answer");
 }
 
 void add_embedding_cache_options(CLI::App& cmd, std::optional<std::string>& file, bool& none) {
@@ -59,7 +78,7 @@ route_choice route_choice_from(const run_options& o) {
 
 run_limits limits_from(const config& c, const run_options& o) {
   exec_limits base;
-  base.timeout_seconds = o.timeout.value_or(c.run.timeout_seconds);
+  base.timeout_seconds = o.timeout ? checked_timeout(*o.timeout, "--timeout") : c.run.timeout_seconds;
   base.max_rows = o.max_rows.value_or(c.run.max_rows);
   base.max_bytes = c.run.max_result_bytes;
   run_limits l{base, base};
@@ -68,8 +87,8 @@ run_limits limits_from(const config& c, const run_options& o) {
     if (c.run.gold_timeout_seconds) l.gold.timeout_seconds = *c.run.gold_timeout_seconds;
     if (c.run.pred_timeout_seconds) l.pred.timeout_seconds = *c.run.pred_timeout_seconds;
   }
-  if (o.gold_timeout) l.gold.timeout_seconds = *o.gold_timeout;
-  if (o.pred_timeout) l.pred.timeout_seconds = *o.pred_timeout;
+  if (o.gold_timeout) l.gold.timeout_seconds = checked_timeout(*o.gold_timeout, "--gold-timeout");
+  if (o.pred_timeout) l.pred.timeout_seconds = checked_timeout(*o.pred_timeout, "--pred-timeout");
   return l;
 }
 

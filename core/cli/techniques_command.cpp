@@ -2,15 +2,59 @@
 
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "app/environment.hpp"
 #include "cli/commands.hpp"
+#include "output/record_json.hpp"
 
 namespace sqlmorph::core {
 namespace {
 
-int run_techniques(const global_options& g) {
+// {"name": ..., "options": {...}}; an option that is itself a component nests the same way.
+nlohmann::ordered_json component_json(const component_spec& spec) {
+  nlohmann::ordered_json options = nlohmann::ordered_json::object();
+  for (const auto& option : spec.options) {  // not a structured binding: clang 14 cannot capture one
+    const std::string& key = option.first;
+    std::visit(
+        [&](const auto& v) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::shared_ptr<const component_spec>>) {
+            options[key] = v ? component_json(*v) : nlohmann::ordered_json(nullptr);
+          } else {
+            options[key] = v;
+          }
+        },
+        option.second);
+  }
+  return {{"name", spec.name}, {"options", std::move(options)}};
+}
+
+nlohmann::ordered_json technique_json(const technique_spec& s) {
+  nlohmann::ordered_json j;
+  j["name"] = s.name;
+  j["description"] = s.description;
+  j["origin"] = s.origin;
+  j["rewriters"] = nlohmann::ordered_json::array();
+  for (const component_spec& r : s.rewriters) j["rewriters"].push_back(component_json(r));
+  j["normalizers"] = nlohmann::ordered_json::array();
+  for (const component_spec& n : s.normalizers) j["normalizers"].push_back(component_json(n));
+  j["columns"] = component_json(s.columns);
+  j["rows"] = component_json(s.rows);
+  j["scorer"] = component_json(s.scorer);
+  return j;
+}
+
+int run_techniques(const global_options& g, bool json) {
   apply_logging(g);
   const auto env = environment::load(g.config_file);
+  if (json) {
+    nlohmann::ordered_json out;
+    out["techniques"] = nlohmann::ordered_json::array();
+    for (const std::string& name : env->techniques().names())
+      out["techniques"].push_back(technique_json(*env->techniques().find(name)));
+    std::cout << dump_json(out, 2) << "\n";
+    return 0;
+  }
   for (const std::string& name : env->techniques().names()) {
     const technique_spec* s = env->techniques().find(name);
     std::cout << name << "  (" << s->origin << ")\n";
@@ -36,9 +80,13 @@ int run_techniques(const global_options& g) {
 }  // namespace
 
 void register_techniques_command(CLI::App& app, const global_options& g, int& exit_code) {
+  auto json = std::make_shared<bool>(false);
   CLI::App* cmd =
       app.add_subcommand("techniques", "List the techniques and the components they are assembled from");
-  cmd->callback([&g, &exit_code] { exit_code = run_techniques(g); });
+  cmd->add_flag("--json", *json,
+                "print one JSON object {\"techniques\": [{name, description, origin, rewriters, normalizers, "
+                "columns, rows, scorer}, ...]}");
+  cmd->callback([&g, &exit_code, json] { exit_code = run_techniques(g, *json); });
 }
 
 }  // namespace sqlmorph::core

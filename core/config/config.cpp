@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 
+#include "config/run_values.hpp"
 #include "config/toml_reading.hpp"
 #include "errors.hpp"
 
@@ -122,7 +123,19 @@ technique_spec technique_of(const std::filesystem::path& file, const std::string
 
 }  // namespace
 
+namespace {
+std::optional<std::filesystem::path>& executable_dir_override() {
+  static std::optional<std::filesystem::path> dir;
+  return dir;
+}
+}  // namespace
+
+void set_executable_dir(const std::filesystem::path& dir) {
+  executable_dir_override() = dir;
+}
+
 std::filesystem::path executable_dir() {
+  if (executable_dir_override()) return *executable_dir_override();
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::filesystem::current_path() : exe.parent_path();
@@ -171,25 +184,22 @@ config load_config(const std::filesystem::path& file) {
     walk_table(file, *t, "[run]",
                {{"timeout",
                  [&](const toml::node& v, const std::string& vat) {
-                   c.run.timeout_seconds = number_of(v, vat, "timeout");
-                   if (c.run.timeout_seconds < 0)
-                     throw usage_error(vat + ": 'timeout' must be >= 0 (0: no limit)");
+                   c.run.timeout_seconds = checked_timeout(number_of(v, vat, "timeout"), vat + ": 'timeout'");
                  }},
                 {"gold_timeout",
                  [&](const toml::node& v, const std::string& vat) {
-                   c.run.gold_timeout_seconds = number_of(v, vat, "gold_timeout");
-                   if (*c.run.gold_timeout_seconds < 0)
-                     throw usage_error(vat + ": 'gold_timeout' must be >= 0");
+                   c.run.gold_timeout_seconds =
+                       checked_timeout(number_of(v, vat, "gold_timeout"), vat + ": 'gold_timeout'");
                  }},
                 {"pred_timeout",
                  [&](const toml::node& v, const std::string& vat) {
-                   c.run.pred_timeout_seconds = number_of(v, vat, "pred_timeout");
-                   if (*c.run.pred_timeout_seconds < 0)
-                     throw usage_error(vat + ": 'pred_timeout' must be >= 0");
+                   c.run.pred_timeout_seconds =
+                       checked_timeout(number_of(v, vat, "pred_timeout"), vat + ": 'pred_timeout'");
                  }},
                 {"jobs",
                  [&](const toml::node& v, const std::string& vat) {
-                   c.run.jobs = static_cast<unsigned>(count_of(v, vat, "jobs"));
+                   if (!v.is_integer()) throw usage_error(vat + ": 'jobs' must be a whole number of workers");
+                   c.run.jobs = checked_jobs(static_cast<double>(*v.value<std::int64_t>()), vat + ": 'jobs'");
                  }},
                 {"cache",
                  [&](const toml::node& v, const std::string& vat) {
@@ -233,27 +243,35 @@ config load_config(const std::filesystem::path& file) {
   const auto lua_table = [&](const toml::node& n, const std::string& at) {
     const toml::table* t = n.as_table();
     if (t == nullptr) throw usage_error(at + ": [lua] must be a table");
-    walk_table(file, *t, "[lua]",
-               {{"technique_dirs",
-                 [&](const toml::node& v, const std::string& vat) {
-                   c.lua.technique_dirs = dir_list(v, vat, "technique_dirs");
-                 }},
-                {"lib_dirs", [&](const toml::node& v,
-                                 const std::string& vat) { c.lua.lib_dirs = dir_list(v, vat, "lib_dirs"); }},
-                {"memory_limit_mb",
-                 [&](const toml::node& v, const std::string& vat) {
-                   c.lua.memory_limit_mb = count_of(v, vat, "memory_limit_mb");
-                 }},
-                {"instruction_limit",
-                 [&](const toml::node& v, const std::string& vat) {
-                   c.lua.instruction_limit = count_of(v, vat, "instruction_limit");
-                 }},
-                {"on_error", [&](const toml::node& v, const std::string& vat) {
-                   const auto s = v.value<std::string>();
-                   if (!s || (*s != "mark" && *s != "abort"))
-                     throw usage_error(vat + ": 'on_error' must be \"mark\" or \"abort\"");
-                   c.lua.on_error = *s;
-                 }}});
+    walk_table(
+        file, *t, "[lua]",
+        {{"technique_dirs",
+          [&](const toml::node& v, const std::string& vat) {
+            c.lua.technique_dirs = dir_list(v, vat, "technique_dirs");
+          }},
+         {"lib_dirs", [&](const toml::node& v,
+                          const std::string& vat) { c.lua.lib_dirs = dir_list(v, vat, "lib_dirs"); }},
+         {"memory_limit_mb",
+          [&](const toml::node& v, const std::string& vat) {
+            c.lua.memory_limit_mb = count_of(v, vat, "memory_limit_mb");
+            if (c.lua.memory_limit_mb < 1 || c.lua.memory_limit_mb > max_lua_memory_mb)
+              throw usage_error(vat + ": 'memory_limit_mb' must be between 1 and " +
+                                std::to_string(max_lua_memory_mb) + " (a script always has a limit)");
+          }},
+         {"instruction_limit",
+          [&](const toml::node& v, const std::string& vat) {
+            c.lua.instruction_limit = count_of(v, vat, "instruction_limit");
+            if (c.lua.instruction_limit < 1)
+              throw usage_error(vat +
+                                ": 'instruction_limit' must be at least 1 (a script always has a budget; "
+                                "give a larger number to allow more)");
+          }},
+         {"on_error", [&](const toml::node& v, const std::string& vat) {
+            const auto s = v.value<std::string>();
+            if (!s || (*s != "mark" && *s != "abort"))
+              throw usage_error(vat + ": 'on_error' must be \"mark\" or \"abort\"");
+            c.lua.on_error = *s;
+          }}});
   };
   const auto techniques_table = [&](const toml::node& n, const std::string& at) {
     const toml::table* t = n.as_table();

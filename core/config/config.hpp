@@ -35,13 +35,18 @@ struct run_config {
   std::optional<std::string> pred_backend;
 };
 
+/// The largest [lua] memory_limit_mb (1 TiB).
+inline constexpr std::uint64_t max_lua_memory_mb = std::uint64_t{1} << 20;
+
 struct lua_config {
   /// Folders of technique scripts (*.lua, loaded by file name); a file name found in an earlier
   /// folder hides the same name in later ones.
   std::vector<std::filesystem::path> technique_dirs;
   /// Folders `require` searches (scripts/lib).
   std::vector<std::filesystem::path> lib_dirs;
+  /// Megabytes each Lua state may allocate: 1 to max_lua_memory_mb.
   std::uint64_t memory_limit_mb = 256;
+  /// Instructions one call into Lua may run (lua_runtime.hpp): at least 1.
   std::uint64_t instruction_limit = 1'000'000'000;
   /// "mark": a failing Lua hook marks that example `script_error`; "abort": the run stops.
   std::string on_error = "mark";
@@ -66,8 +71,11 @@ struct config {
   std::filesystem::path source;
 };
 
-/// The directory holding the running executable.
+/// The directory holding the running executable — or the one set_executable_dir gave.
 std::filesystem::path executable_dir();
+/// Where the defaults look for plugins and scripts when the program is not the sqlmorph executable
+/// (the Python module: the build folder, or <prefix>/bin once installed). Call before loading.
+void set_executable_dir(const std::filesystem::path& dir);
 
 /// Built-in defaults: plugins next to the executable, then in the install directory.
 config default_config();

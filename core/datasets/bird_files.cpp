@@ -6,6 +6,8 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "datasets/database_folder.hpp"
+#include "datasets/json_input.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
 
@@ -14,23 +16,31 @@ namespace {
 
 constexpr std::string_view separator = "\t----- bird -----\t";
 
-nlohmann::json parse_json_file(const std::filesystem::path& file) {
-  try {
-    return nlohmann::json::parse(read_file(file));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw usage_error(file.string() + ": invalid JSON: " + e.what());
+nlohmann::json parse_json_file(const std::filesystem::path& file, const char* what) {
+  const std::string text = read_file(file);
+  if (!looks_like_json(text)) {
+    throw usage_error(file.string() + ": not JSON, but BIRD's " + what +
+                      " are a JSON document: Spider files go with --benchmark spider, a JSONL cases file "
+                      "with --cases");
   }
+  return parse_input_json(text, file.string());
 }
 
 }  // namespace
 
 std::vector<example> read_bird_files(const bird_files& files) {
-  const nlohmann::json questions = parse_json_file(files.gold);
-  if (!questions.is_array()) throw usage_error(files.gold.string() + ": expected a JSON list of questions");
-  const nlohmann::json predictions = parse_json_file(files.pred);
+  const nlohmann::json questions = parse_json_file(files.gold, "questions");
+  if (!questions.is_array()) {
+    throw usage_error(
+        files.gold.string() + ": expected a JSON list of questions" +
+        (questions.is_object() ? " (an object is a predictions file: it goes with --pred)" : ""));
+  }
+  if (questions.empty()) throw usage_error(files.gold.string() + ": no question in the list (it is empty)");
+  const nlohmann::json predictions = parse_json_file(files.pred, "predictions");
   if (!predictions.is_object()) {
     throw usage_error(files.pred.string() +
-                      ": expected a JSON object {\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}");
+                      ": expected a JSON object {\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}" +
+                      (predictions.is_array() ? " (a list is a questions file: it goes with --gold)" : ""));
   }
   std::map<std::size_t, std::string> sql_of;
   for (const auto& [key, value] : predictions.items()) {
@@ -61,7 +71,8 @@ std::vector<example> read_bird_files(const bird_files& files) {
         if (required) throw usage_error(at + ": missing field '" + key + "'");
         return {};
       }
-      if (it->is_number_integer()) return std::to_string(it->get<long long>());
+      if (it->is_number_unsigned()) return std::to_string(it->get<std::uint64_t>());
+      if (it->is_number_integer()) return std::to_string(it->get<std::int64_t>());
       if (!it->is_string()) throw usage_error(at + ": field '" + key + "' must be a string");
       return it->get<std::string>();
     };
@@ -70,7 +81,7 @@ std::vector<example> read_bird_files(const bird_files& files) {
     ex.id = system + ":" + std::to_string(i);
     ex.item = std::to_string(i);
     ex.db_id = text("db_id", true);
-    ex.db = (files.db_root / ex.db_id / (ex.db_id + ".sqlite")).string();
+    ex.db = database_file_in(files.db_root, ex.db_id, at).string();
     ex.gold = text("SQL", true);
     ex.question = text("question", false);
     ex.evidence = text("evidence", false);

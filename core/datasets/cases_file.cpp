@@ -3,26 +3,31 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "datasets/text_lines.hpp"
+#include "datasets/json_input.hpp"
 #include "errors.hpp"
 
 namespace sqlmorph::core {
 
 std::vector<example> read_cases_file(const std::filesystem::path& file,
                                      const std::optional<std::filesystem::path>& db_root) {
-  const std::vector<std::string> lines = read_lines(file);
-  const std::filesystem::path base = db_root ? *db_root : (file.has_parent_path() ? file.parent_path() : ".");
+  line_reader lines(file);
+  return read_cases(lines, db_root ? *db_root : (file.has_parent_path() ? file.parent_path() : "."));
+}
+
+std::vector<example> read_cases(line_reader& lines, const std::filesystem::path& base) {
   std::vector<example> out;
   std::map<std::string, std::size_t> first_line_of;
-  for (std::size_t n = 0; n < lines.size(); ++n) {
-    const std::string at = file.string() + ":" + std::to_string(n + 1);
-    if (trim(lines[n]).empty()) continue;
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(lines[n]);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw usage_error(at + ": invalid JSON: " + e.what());
+  std::string line;
+  while (lines.next(line)) {
+    const std::string at = lines.where();
+    if (trim(line).empty()) continue;
+    if (!looks_like_json(line)) {
+      throw usage_error(
+          at +
+          ": expected one JSON object per line (the cases format); Spider and BIRD files go with "
+          "--benchmark spider|bird --gold ... --pred ...");
     }
+    const nlohmann::json j = parse_input_json(line, lines.name(), lines.line_number());
     if (!j.is_object()) throw usage_error(at + ": expected a JSON object");
     const auto text = [&](const char* key, bool required) -> std::string {
       const auto it = j.find(key);
@@ -30,7 +35,10 @@ std::vector<example> read_cases_file(const std::filesystem::path& file,
         if (required) throw usage_error(at + ": missing field '" + key + "'");
         return {};
       }
-      if (std::string(key) == "id" && it->is_number_integer()) return std::to_string(it->get<long long>());
+      if (std::string(key) == "id") {
+        if (it->is_number_unsigned()) return std::to_string(it->get<std::uint64_t>());
+        if (it->is_number_integer()) return std::to_string(it->get<std::int64_t>());
+      }
       if (!it->is_string()) throw usage_error(at + ": field '" + key + "' must be a string");
       return it->get<std::string>();
     };
@@ -59,12 +67,14 @@ std::vector<example> read_cases_file(const std::filesystem::path& file,
       if (ex.db_id.empty()) ex.db_id = db_path.stem().string();
     }
     const std::string key = ex.system + "\x1f" + ex.id;
-    if (auto [it, added] = first_line_of.emplace(key, n + 1); !added) {
+    if (auto [it, added] = first_line_of.emplace(key, lines.line_number()); !added) {
       throw usage_error(at + ": duplicate id '" + ex.id + "' (first on line " + std::to_string(it->second) +
                         ")");
     }
     out.push_back(std::move(ex));
   }
+  // An empty file is a mistake (a wrong path, a failed export), not a benchmark of zero examples.
+  if (out.empty()) throw usage_error(lines.name() + ": no case in the file (it is empty or blank)");
   return out;
 }
 

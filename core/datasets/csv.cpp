@@ -33,6 +33,14 @@ std::vector<csv_row> parse_csv(std::string_view text, const std::string& name) {
           ++i;
         } else {
           quoted = false;
+          // After the closing quote the field must end: anything else is a quote that was not doubled.
+          const char after = i + 1 < text.size() ? text[i + 1] : ',';
+          if (after != ',' && after != '\n' && after != '\r') {
+            throw usage_error(
+                name + ":" + std::to_string(line) +
+                ": broken quoting: text after the closing quote of a field that starts on line " +
+                std::to_string(quote_line) + " (a quote inside a quoted field is written twice: \"\")");
+          }
         }
       } else {
         if (c == '\n') ++line;

@@ -14,7 +14,9 @@ struct csv_row {
   std::size_t line = 0;
 };
 
-/// Parses CSV text. Throws usage_error("NAME:LINE: ...") for an unterminated quoted field.
+/// Parses CSV text. Throws usage_error("NAME:LINE: ...") for broken quoting: a quoted field never
+/// closed, or text after a field's closing quote (a quote that was not doubled). A quote inside an
+/// unquoted field is kept as it is (as Python's csv module reads it).
 std::vector<csv_row> parse_csv(std::string_view text, const std::string& name);
 
 }  // namespace sqlmorph::core

@@ -5,6 +5,8 @@
 #include <sqlmorph/unicode.hpp>
 
 #include "datasets/csv.hpp"
+#include "datasets/database_folder.hpp"
+#include "datasets/json_input.hpp"
 #include "datasets/spider_hardness.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
@@ -26,9 +28,13 @@ bool valid_utf8(std::string_view s) {
   return true;
 }
 
-std::vector<std::string> read_csv_predictions(const std::filesystem::path& file) {
-  const std::vector<csv_row> rows = parse_csv(read_file(file), file.string());
-  if (rows.empty()) throw usage_error(file.string() + ": empty CSV file");
+std::vector<std::string> read_csv_predictions(line_reader& lines) {
+  const std::string name = lines.name();
+  // A quoted field may span lines: the rows are parsed from the whole text, read within the bounds.
+  std::string text, line;
+  while (lines.next_raw(line)) text += line;
+  const std::vector<csv_row> rows = parse_csv(text, name);
+  if (rows.empty()) throw usage_error(name + ": empty CSV file");
   const auto& header = rows[0].fields;
   std::optional<std::size_t> column;
   for (std::size_t i = 0; i < header.size(); ++i) {
@@ -36,14 +42,14 @@ std::vector<std::string> read_csv_predictions(const std::filesystem::path& file)
     if (h == "predicted sql" || h == "predicted_sql" || h == "pred" || h == "prediction") column = i;
   }
   if (!column) {
-    throw usage_error(file.string() +
+    throw usage_error(name +
                       ":1: no prediction column in the CSV header (expected one named "
                       "\"PREDICTED SQL\", \"predicted_sql\", \"pred\" or \"prediction\")");
   }
   std::vector<std::string> out;
   for (std::size_t r = 1; r < rows.size(); ++r) {
     if (*column >= rows[r].fields.size()) {
-      throw usage_error(file.string() + ":" + std::to_string(rows[r].line) + ": row has " +
+      throw usage_error(name + ":" + std::to_string(rows[r].line) + ": row has " +
                         std::to_string(rows[r].fields.size()) + " fields, the header has " +
                         std::to_string(header.size()));
     }
@@ -63,8 +69,28 @@ prediction_tabs parse_prediction_tabs(const std::string& text) {
 std::vector<std::string> read_spider_predictions(const std::filesystem::path& file,
                                                  const std::vector<std::string>& gold_db_ids,
                                                  prediction_tabs tabs) {
-  if (lower_ascii(file.extension().string()) == ".csv") return read_csv_predictions(file);
-  std::vector<std::string> lines = read_lines(file);
+  line_reader reader(file);
+  return read_spider_predictions(reader, lower_ascii(file.extension().string()) == ".csv", gold_db_ids, tabs);
+}
+
+std::vector<std::string> read_spider_predictions(line_reader& reader, bool csv,
+                                                 const std::vector<std::string>& gold_db_ids,
+                                                 prediction_tabs tabs) {
+  if (csv) return read_csv_predictions(reader);
+  std::vector<std::string> lines;
+  bool seen_text = false;
+  for (std::string line; reader.next(line);) {
+    if (!seen_text && !trim(line).empty()) {
+      seen_text = true;
+      if (looks_like_json(line)) {
+        throw usage_error(reader.where() +
+                          ": this is JSON, not Spider predictions (one SQL per line): BIRD predictions go "
+                          "with --benchmark bird, a JSONL cases file with --cases");
+      }
+    }
+    lines.push_back(std::move(line));
+  }
+  const std::string file = reader.name();
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string& line = lines[i];
     const std::string expected_db = i < gold_db_ids.size() ? gold_db_ids[i] : std::string();
@@ -76,7 +102,7 @@ std::vector<std::string> read_spider_predictions(const std::filesystem::path& fi
         spdlog::warn(
             "{}:{}: tab inside the SQL; as the official evaluator reads the file, the SQL ends at the first "
             "tab (--pred-tabs keep keeps the whole line)",
-            file.string(), i + 1);
+            file, i + 1);
       }
       line = trim(std::string_view(line).substr(0, tab));
       continue;
@@ -90,8 +116,8 @@ std::vector<std::string> read_spider_predictions(const std::filesystem::path& fi
     } else if (!suffix.empty() &&
                std::find(gold_db_ids.begin(), gold_db_ids.end(), suffix) != gold_db_ids.end()) {
       spdlog::warn(
-          "{}:{}: prediction ends with db_id '{}' but the gold line is for '{}'; is the file aligned?",
-          file.string(), i + 1, suffix, expected_db.empty() ? "?" : expected_db);
+          "{}:{}: prediction ends with db_id '{}' but the gold line is for '{}'; is the file aligned?", file,
+          i + 1, suffix, expected_db.empty() ? "?" : expected_db);
       line.resize(tab);
     }
   }
@@ -107,11 +133,16 @@ std::vector<example> read_spider_files(const spider_files& files) {
     const std::string db_id = tab == std::string::npos ? std::string() : trim(gold_lines[i].substr(tab + 1));
     if (db_id.empty()) {
       throw usage_error(files.gold.string() + ":" + std::to_string(i + 1) +
-                        ": expected 'SQL<TAB>db_id' (Spider's gold format)");
+                        ": expected 'SQL<TAB>db_id' (Spider's gold format)" +
+                        (looks_like_json(gold_lines[i])
+                             ? "; this is JSON: BIRD questions go with --benchmark bird, a JSONL cases file "
+                               "with --cases"
+                             : ""));
     }
     gold_sql.push_back(gold_lines[i].substr(0, tab));
     db_ids.push_back(db_id);
   }
+  if (gold_sql.empty()) throw usage_error(files.gold.string() + ": no gold query in the file (it is empty)");
   const std::vector<std::string> preds = read_spider_predictions(files.pred, db_ids, files.tabs);
   if (preds.size() < gold_sql.size()) {
     spdlog::warn(
@@ -137,7 +168,8 @@ std::vector<example> read_spider_files(const spider_files& files) {
     ex.id = system + ":" + std::to_string(i);
     ex.item = std::to_string(i);
     ex.db_id = db_ids[i];
-    ex.db = (files.db_root / db_ids[i] / (db_ids[i] + ".sqlite")).string();
+    ex.db = database_file_in(files.db_root, db_ids[i], files.gold.string() + ":" + std::to_string(i + 1))
+                .string();
     ex.gold = gold_sql[i];
     ex.difficulty = spider_hardness(gold_sql[i]);
     ex.system = system;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "datasets/text_lines.hpp"
 #include "eval/example.hpp"
 
 namespace sqlmorph::core {
@@ -41,6 +42,11 @@ std::vector<example> read_spider_files(const spider_files& files);
 /// The predicted SQL of each line of a prediction file (CSV or plain lines); `gold_db_ids` are
 /// used to recognise a trailing `<TAB>db_id`.
 std::vector<std::string> read_spider_predictions(const std::filesystem::path& file,
+                                                 const std::vector<std::string>& gold_db_ids,
+                                                 prediction_tabs tabs);
+
+/// The same from `lines` (a CSV when `csv`).
+std::vector<std::string> read_spider_predictions(line_reader& lines, bool csv,
                                                  const std::vector<std::string>& gold_db_ids,
                                                  prediction_tabs tabs);
 

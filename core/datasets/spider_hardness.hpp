@@ -1,8 +1,7 @@
 #pragma once
 // Spider's difficulty levels (easy, medium, hard, extra), computed from the gold SQL the way the
-// official evaluator does: parse the query as its process_sql.py does, count components
-// (count_component1/2, count_others) and classify as eval_hardness does — including its quirks
-// (a NOT condition counts as an aggregation in WHERE, and so does every AND/OR in HAVING).
+// official evaluator does (eval_hardness over process_sql's parse, sqlmorph/spider_sql.hpp). The
+// names are not checked against a schema: difficulty depends only on the shape of the query.
 
 #include <string>
 #include <string_view>

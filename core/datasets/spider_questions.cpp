@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "datasets/json_input.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
 
@@ -9,15 +10,10 @@ namespace sqlmorph::core {
 
 void attach_spider_questions(std::vector<example>& examples, const std::filesystem::path& questions) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(questions, ec)) {
+  if (!std::filesystem::exists(questions, ec)) {
     throw usage_error("questions file " + questions.string() + " does not exist");
   }
-  nlohmann::json list;
-  try {
-    list = nlohmann::json::parse(read_file(questions));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw usage_error(questions.string() + ": not JSON: " + e.what());
-  }
+  const nlohmann::json list = parse_input_json(read_file(questions), questions.string());
   if (!list.is_array())
     throw usage_error(questions.string() + ": expected a list of {\"db_id\", \"question\", ...}");
   for (example& ex : examples) {

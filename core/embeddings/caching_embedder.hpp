@@ -63,6 +63,7 @@ class caching_embedder final : public embedder {
 
  protected:
   embedding_outcome do_embed_(std::span<const std::string> texts) const override;
+  std::string do_check_reachable_() const override { return inner_->check_reachable(); }
 
  private:
   bool from_memory_(const std::string& text, std::vector<double>& out) const;

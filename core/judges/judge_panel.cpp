@@ -44,8 +44,7 @@ record judge_record(const example& ex, const configured_judge& judge, const judg
   return r;
 }
 
-record ask_judge(const example& ex, const configured_judge& judge, const judge_request& request,
-                 const std::string& note) {
+record ask_judge(const example& ex, const configured_judge& judge, const judge_request& request) {
   const auto start = std::chrono::steady_clock::now();
   judge_verdict verdict;
   try {
@@ -57,7 +56,6 @@ record ask_judge(const example& ex, const configured_judge& judge, const judge_r
   }
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!verdict.ok) verdict.error += note;
   return judge_record(ex, judge, verdict, ms);
 }
 
@@ -132,9 +130,19 @@ std::vector<record> judge_panel::judge(const example& ex) {
     if (schema->ok) request.schema = schema->text;
   }
 
-  const std::string note =
-      conn == nullptr && !problem.empty() ? " (database: " + problem + ")" : std::string();
-  for (const configured_judge& j : judges_) out.push_back(ask_judge(ex, j, request, note));
+  // Without its database a judge would see no schema and answer about a query it cannot check:
+  // no judge is asked, each record says why.
+  if (conn == nullptr) {
+    for (const configured_judge& j : judges_) {
+      judge_verdict v;
+      v.ok = false;
+      v.error = "judge_error: not asked: " + (problem.empty() ? std::string("no database") : problem) +
+                "; without it there is no schema to judge against";
+      out.push_back(judge_record(ex, j, v, 0.0));
+    }
+    return out;
+  }
+  for (const configured_judge& j : judges_) out.push_back(ask_judge(ex, j, request));
   return out;
 }
 

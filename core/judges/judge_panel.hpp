@@ -24,10 +24,8 @@ record judge_record(const example& ex, const configured_judge& judge, const judg
                     double ms);
 
 /// Asks one judge about `request` and times it: the record of its verdict. A judge that throws
-/// gives a judge_error record ("the judge failed: ..."); `note`, when not empty, is appended to the
-/// error of a failed verdict (e.g. why the database was not available).
-record ask_judge(const example& ex, const configured_judge& judge, const judge_request& request,
-                 const std::string& note = {});
+/// gives a judge_error record ("the judge failed: ...").
+record ask_judge(const example& ex, const configured_judge& judge, const judge_request& request);
 
 /// The records of an example without a prediction (status pred_missing), one per judge.
 std::vector<record> judges_missing_prediction(const example& ex, const std::vector<configured_judge>& judges);
@@ -44,7 +42,9 @@ class judge_panel {
   const std::vector<configured_judge>& judges() const noexcept { return judges_; }
 
   /// One record per judge, in order. Never throws for problems of the example: a judge that fails
-  /// or cannot decide gives a judge_error record, and the run goes on.
+  /// or cannot decide gives a judge_error record, and the run goes on. When the example's database
+  /// cannot be opened no judge is asked (it would judge without a schema): each record is
+  /// judge_error "not asked: ...".
   std::vector<record> judge(const example& ex);
 
  private:

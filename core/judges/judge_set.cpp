@@ -83,7 +83,8 @@ configured_judge resolve_judge(const config& cfg, const component_registry& regi
     spec = component_spec(name);
     origin = "component";
   } else {
-    throw usage_error("unknown judge '" + name + "'; known judges: " + known_judges(cfg, registry));
+    throw usage_error("unknown judge '" + name + "'; known judges: " + known_judges(cfg, registry) +
+                      registry.missing_directories_note());
   }
   if (timeout) {
     const component_info* info = registry.find("judge", spec.name);

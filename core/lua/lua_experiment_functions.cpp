@@ -5,9 +5,12 @@
 #include <fstream>
 #include <new>
 
+#include "app/preflight.hpp"
+#include "config/run_values.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
 #include "lua/sqlmorph_module.hpp"
+#include "output/atomic_file.hpp"
 #include "output/text_table.hpp"
 #include "runner/evaluation_runner.hpp"
 
@@ -180,13 +183,24 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 }
 
 // sqlmorph.evaluate{ examples = E or {E1, E2}, techniques = "all" or {...}, penalize = "true"|"false"|"both",
-//                    plug_value = bool, timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N, jobs =
-//                    N, backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id = NAME
-//                    }, backends = { NAME, ... } (each example on each, systems SYSTEM@NAME), out = DIR,
-//                    resume = bool, cache = DIR, progress = "none"|"auto"|"bar"|"lines", on_script_error =
-//                    "mark"|"abort", judges = "a,b" | { NAME, sqlmorph.judges.X{...}, ... }
+//                    plug_value = bool, timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N,
+//                    jobs = N, backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id
+//                    = NAME }, backends = { NAME, ... } (each example on each, systems SYSTEM@NAME), out =
+//                    DIR, resume = bool, overwrite = bool, cache = DIR, progress =
+//                    "none"|"auto"|"bar"|"lines", on_script_error = "mark"|"abort", judges = "a,b" | { NAME,
+//                    sqlmorph.judges.X{...}, ... }
 //                    }
+// What only an experiment may do: not a technique file being declared (its side effects would run
+// at every start of sqlmorph, in every command).
+void require_experiment(const lua_module_context& ctx, const char* function) {
+  if (!ctx.in_experiment) {
+    throw usage_error(std::string("sqlmorph.") + function +
+                      " works in experiment scripts (sqlmorph run SCRIPT.lua), not in technique files");
+  }
+}
+
 int evaluate(lua_State* L, lua_module_context& ctx) {
+  require_experiment(ctx, "evaluate");
   luaL_checktype(L, 1, LUA_TTABLE);
   if (ctx.replay()) throw usage_error("sqlmorph.evaluate cannot run inside a technique script");
   example_list examples;
@@ -260,15 +274,29 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     lua_pop(L, 1);
     return v;
   };
+  const auto field_name = [](const char* field) { return std::string("sqlmorph.evaluate: '") + field + "'"; };
   if (const auto t = number_field("timeout"))
-    settings.gold_limits.timeout_seconds = settings.pred_limits.timeout_seconds = *t;
-  if (const auto t = number_field("gold_timeout")) settings.gold_limits.timeout_seconds = *t;
-  if (const auto t = number_field("pred_timeout")) settings.pred_limits.timeout_seconds = *t;
+    settings.gold_limits.timeout_seconds = settings.pred_limits.timeout_seconds =
+        checked_timeout(*t, field_name("timeout"));
+  if (const auto t = number_field("gold_timeout"))
+    settings.gold_limits.timeout_seconds = checked_timeout(*t, field_name("gold_timeout"));
+  if (const auto t = number_field("pred_timeout"))
+    settings.pred_limits.timeout_seconds = checked_timeout(*t, field_name("pred_timeout"));
   if (const auto n = number_field("max_rows"))
-    settings.gold_limits.max_rows = settings.pred_limits.max_rows = static_cast<std::uint64_t>(*n);
-  settings.jobs = static_cast<unsigned>(number_field("jobs").value_or(ctx.config->run.jobs));
+    settings.gold_limits.max_rows = settings.pred_limits.max_rows =
+        checked_row_cap(*n, field_name("max_rows"));
+  if (const auto j = number_field("jobs"))
+    settings.jobs = checked_jobs(*j, field_name("jobs"));
+  else
+    settings.jobs = ctx.config->run.jobs;
   lua_getfield(L, 1, "resume");
   settings.resume = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "overwrite");
+  settings.overwrite = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "require_databases");
+  settings.require_databases = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
   if (const auto cache = opt_string(L, 1, "cache"))
     settings.cache_dir = std::filesystem::path(*cache);
@@ -316,6 +344,11 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   settings.on_script_error =
       parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(ctx.config->lua.on_error));
   if (const auto out = opt_string(L, 1, "out")) settings.out_dir = std::filesystem::path(*out);
+  // The remote services (judges, embedders) answer before anything runs, as in `eval`.
+  lua_getfield(L, 1, "preflight");
+  const bool preflight = lua_isnil(L, -1) ? ctx.preflight : lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  if (preflight) check_remote_services(settings.techniques, settings.judges, *ctx.registry);
 
   const evaluation_outcome outcome = run_evaluation(examples, settings);
   if (outcome.stats.interrupted)
@@ -459,16 +492,20 @@ int format_table(lua_State* L, lua_module_context&) {
   return 1;
 }
 
-// sqlmorph.write_file(path, text): creates the folders it needs.
-int write_file(lua_State* L, lua_module_context&) {
+// sqlmorph.write_file(path, text): creates the folders it needs; replaces the file atomically.
+int write_file(lua_State* L, lua_module_context& ctx) {
+  require_experiment(ctx, "write_file");
   const std::filesystem::path path = luaL_checkstring(L, 1);
   std::size_t n = 0;
   const char* text = luaL_checklstring(L, 2, &n);
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(text, static_cast<std::streamsize>(n));
-  if (!out) throw usage_error("sqlmorph.write_file: cannot write " + path.string());
+  try {
+    // Atomic, and refused for what is not a regular file (/proc/self/mem, a device, a FIFO).
+    write_file_atomically(path, std::string_view(text, n));
+  } catch (const usage_error& e) {
+    throw usage_error(std::string("sqlmorph.write_file: ") + e.what());
+  }
   return 0;
 }
 

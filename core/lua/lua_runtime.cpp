@@ -7,6 +7,7 @@
 
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "lua/lua_sandbox_library.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -77,8 +78,10 @@ void* lua_runtime::allocate(void* ud, void* ptr, std::size_t old_size, std::size
     self->used_ -= old_bytes;
     return nullptr;
   }
-  if (self->limits_.memory_bytes > 0 && self->used_ - old_bytes + new_size > self->limits_.memory_bytes) {
-    return nullptr;  // Lua raises "not enough memory"
+  if (self->used_ - old_bytes + new_size > self->limits_.memory_bytes) {
+    // Lua collects garbage and asks again; if that fails too it raises "not enough memory".
+    self->call_.memory_refused = true;
+    return nullptr;
   }
   void* block = std::realloc(ptr, new_size);
   if (block != nullptr) self->used_ = self->used_ - old_bytes + new_size;
@@ -87,17 +90,47 @@ void* lua_runtime::allocate(void* ud, void* ptr, std::size_t old_size, std::size
 
 void lua_runtime::count_hook(lua_State* L, lua_Debug*) {
   lua_runtime& self = runtime_of(L);
-  constexpr std::uint64_t step = 1000;
-  if (self.budget_left_ <= step) {
-    self.budget_left_ = 0;
-    // Inside a hook, level 0 is the interrupted Lua function: name its file and line.
-    luaL_where(L, 0);
-    lua_pushfstring(L, "script exceeded its budget of %I instructions per call ([lua] instruction_limit)",
-                    static_cast<lua_Integer>(self.limits_.instructions_per_call));
-    lua_concat(L, 2);
-    lua_error(L);
+  // Once a limit is hit, every firing raises again: the call unwinds whatever the script catches.
+  if (self.call_.hit != limit_hit::none) self.raise_limit_error(L, 0);
+  if (self.call_.budget_left <= hook_step) {
+    self.call_.budget_left = 0;
+    self.call_.hit = limit_hit::instructions;
+    self.raise_limit_error(L, 0);
   }
-  self.budget_left_ -= step;
+  self.call_.budget_left -= hook_step;
+}
+
+void lua_runtime::charge(lua_State* L, std::uint64_t units) {
+  if (call_.hit != limit_hit::none) raise_limit_error(L, 1);
+  if (call_.budget_left <= units) {
+    call_.budget_left = 0;
+    call_.hit = limit_hit::instructions;
+    raise_limit_error(L, 1);
+  }
+  call_.budget_left -= units;
+}
+
+bool lua_runtime::is_limit_error(lua_State* L, int status) {
+  if (call_.hit != limit_hit::none) return true;
+  // A memory error keeps its status through pcall, but coroutine.resume and coroutine.wrap report
+  // it as an ordinary error: then it is Lua's own message after the allocator refused a block.
+  const bool memory = status == LUA_ERRMEM || (call_.memory_refused && lua_type(L, -1) == LUA_TSTRING &&
+                                               std::strcmp(lua_tostring(L, -1), "not enough memory") == 0);
+  if (memory) call_.hit = limit_hit::memory;
+  return memory;
+}
+
+void lua_runtime::raise_limit_error(lua_State* L, int level) {
+  if (call_.hit == limit_hit::memory) {
+    lua_pushliteral(L, "script ran out of memory ([lua] memory_limit_mb)");
+  } else {
+    luaL_where(L, level);
+    lua_pushfstring(L, "script exceeded its budget of %I instructions per call ([lua] instruction_limit)",
+                    static_cast<lua_Integer>(limits_.instructions_per_call));
+    lua_concat(L, 2);
+  }
+  lua_error(L);
+  std::abort();  // lua_error does not return
 }
 
 int lua_runtime::traceback_handler(lua_State* L) {
@@ -112,10 +145,12 @@ int lua_runtime::traceback_handler(lua_State* L) {
 
 lua_runtime::lua_runtime(lua_limits limits, std::vector<std::filesystem::path> lib_dirs)
     : limits_(limits), lib_dirs_(std::move(lib_dirs)) {
+  if (limits_.memory_bytes == 0 || limits_.instructions_per_call == 0)
+    throw std::invalid_argument("lua_runtime: the memory and instruction limits must be > 0");
   L_ = lua_newstate(&lua_runtime::allocate, this);
   if (L_ == nullptr) throw std::runtime_error("cannot create a Lua state");
-  lua_sethook(L_, &lua_runtime::count_hook, LUA_MASKCOUNT, 1000);
-  budget_left_ = std::numeric_limits<std::uint64_t>::max();
+  // New coroutines inherit the hook (Lua 5.4 copies it in lua_newthread).
+  lua_sethook(L_, &lua_runtime::count_hook, LUA_MASKCOUNT, static_cast<int>(hook_step));
   luaL_openlibs(L_);
   // Deterministic scripts: the same runs give the same random numbers.
   lua_getglobal(L_, "math");
@@ -158,6 +193,7 @@ void lua_runtime::build_shared_globals() {
   lua_setfield(L_, -2, "os");
   lua_pushcfunction(L_, &lua_runtime::sandboxed_require);
   lua_setfield(L_, -2, "require");
+  install_guarded_library(L_);
   shared_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
 }
 
@@ -186,11 +222,13 @@ void lua_runtime::protected_call(int nargs, int nresults) {
   const int base = lua_gettop(L_) - nargs;  // the function's index
   lua_pushcfunction(L_, &lua_runtime::traceback_handler);
   lua_insert(L_, base);
-  const std::uint64_t saved_budget = budget_left_;
-  budget_left_ = limits_.instructions_per_call > 0 ? limits_.instructions_per_call
-                                                   : std::numeric_limits<std::uint64_t>::max();
+  // A call nested in another (C++ called from Lua calling Lua again) has its own budget; the
+  // outer call's limits are back when it returns.
+  const call_limits outer = call_;
+  call_ = call_limits{limits_.instructions_per_call, limit_hit::none, false};
   const int rc = lua_pcall(L_, nargs, nresults, base);
-  budget_left_ = saved_budget;
+  const limit_hit hit = call_.hit;
+  call_ = outer;
   lua_remove(L_, base);
   if (rc == LUA_OK) return;
   std::string message =
@@ -203,7 +241,8 @@ void lua_runtime::protected_call(int nargs, int nresults) {
   lua_pop(L_, 1);
   lua_pushnil(L_);
   lua_setfield(L_, LUA_REGISTRYINDEX, "sqlmorph.last_traceback");
-  if (rc == LUA_ERRMEM) message = "script ran out of memory ([lua] memory_limit_mb)";
+  if (rc == LUA_ERRMEM || hit == limit_hit::memory)
+    message = "script ran out of memory ([lua] memory_limit_mb)";
   throw lua_script_error(std::move(message), std::move(traceback));
 }
 

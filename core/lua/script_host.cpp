@@ -67,13 +67,18 @@ void script_host::load_technique_scripts() {
   context_.instances.clear();
 }
 
-void script_host::run_experiment(const std::filesystem::path& script, const std::vector<std::string>& args) {
+void script_host::run_experiment(const std::filesystem::path& script, const std::vector<std::string>& args,
+                                 bool preflight) {
   context_.home = std::make_shared<shared_home>(runtime_);
+  context_.in_experiment = true;
+  context_.preflight = preflight;
   struct reset {
     lua_module_context& c;
     ~reset() {
       c.home.reset();
       c.instances.clear();
+      c.in_experiment = false;
+      c.preflight = true;
     }
   } guard{context_};
   runtime_->run_file(script, 0, args);

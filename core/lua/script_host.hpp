@@ -27,7 +27,9 @@ class script_host {
   void load_technique_scripts();
 
   /// Runs an experiment script with its arguments (`arg`, and `...`).
-  void run_experiment(const std::filesystem::path& script, const std::vector<std::string>& args);
+  /// With `preflight`, each sqlmorph.evaluate checks its judges' and embedders' servers first.
+  void run_experiment(const std::filesystem::path& script, const std::vector<std::string>& args,
+                      bool preflight = true);
 
   const std::vector<std::filesystem::path>& technique_scripts() const noexcept { return recipe_->scripts; }
   lua_runtime& runtime() noexcept { return *runtime_; }

@@ -2,6 +2,7 @@
 
 #include <sqlmorph/version.hpp>
 
+#include "lua/lua_sandbox_library.hpp"
 #include "lua/lua_values.hpp"
 
 namespace sqlmorph::core {
@@ -50,6 +51,8 @@ void install_sqlmorph_module(lua_runtime& rt, lua_module_context& ctx) {
   add_value_functions(L, ctx);
   add_technique_functions(L, ctx);
   add_experiment_functions(L, ctx);
+  // Every script of the runtime shares the module: none may change it for the others.
+  make_read_only(L, "sqlmorph");
   rt.set_shared_global("sqlmorph");
 }
 

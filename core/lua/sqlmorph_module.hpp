@@ -26,6 +26,11 @@ struct lua_module_context {
   /// Instances of custom components, by function id.
   std::map<int, std::shared_ptr<const void>> instances;
   bool replay() const noexcept { return catalog == nullptr; }
+  /// True while an experiment script runs (`sqlmorph run`): sqlmorph.evaluate and
+  /// sqlmorph.write_file work only then, never while technique files are declared.
+  bool in_experiment = false;
+  /// Whether sqlmorph.evaluate checks the remote services first (`run --no-preflight` clears it).
+  bool preflight = true;
 };
 
 /// Makes `sqlmorph` a global of every script run by `rt`.

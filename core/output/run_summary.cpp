@@ -6,6 +6,8 @@
 
 #include <sqlmorph/hash.hpp>
 
+#include "eval/exact_match_metric.hpp"
+#include "output/exact_match_table.hpp"
 #include "output/text_table.hpp"
 
 namespace sqlmorph::core {
@@ -197,6 +199,14 @@ void run_summary::add(const record& r) {
     saw_ex_ = true;
     ex_of_example_[example_key(r)] = r.scores.ex;
   }
+  spider::exact_match_scores em;
+  if (r.technique == exact_match_technique && r.status == example_status::ok &&
+      exact_match_scores_of(r, em)) {
+    auto it = std::find_if(exact_match_.begin(), exact_match_.end(),
+                           [&](const auto& entry) { return entry.first == r.system; });
+    if (it == exact_match_.end()) it = exact_match_.insert(exact_match_.end(), {r.system, {}});
+    it->second.add(r.difficulty, em);
+  }
   const std::uint32_t penalize = r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? 1 : 0) : 2;
   group_key key{id_of(r.system), id_of(r.technique), penalize, 0};
   groups_.at(key, r).add(r);
@@ -234,6 +244,15 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
     j["by_difficulty"].push_back(group_json(*g, "difficulty", g->difficulty));
   j["by_database"] = nlohmann::ordered_json::array();
   for (const group& g : by_database_.items) j["by_database"].push_back(group_json(g, "db_id", g.db_id));
+  if (!exact_match_.empty()) {
+    j["spider_exact_match"] = nlohmann::ordered_json::array();
+    for (const auto& [system, summary] : exact_match_) {
+      nlohmann::ordered_json t;
+      t["system"] = system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(system);
+      t["by_difficulty"] = exact_match_json(summary);
+      j["spider_exact_match"].push_back(std::move(t));
+    }
+  }
   j["judges"] = nlohmann::ordered_json::array();
   for (const judge_group& g : judges_) {
     nlohmann::ordered_json t;
@@ -298,6 +317,15 @@ std::string run_summary::judges_table() const {
     table.add_row(std::move(row));
   }
   return table.render();
+}
+
+std::string run_summary::exact_match_tables() const {
+  std::string out;
+  for (const auto& [system, summary] : exact_match_) {
+    out += "\nspider exact set match" + (system.empty() ? std::string() : " (" + system + ")") + ":\n";
+    out += exact_match_text(summary);
+  }
+  return out;
 }
 
 std::string run_summary::to_table() const {

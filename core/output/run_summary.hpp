@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sqlmorph/spider_exact_match.hpp>
+
 #include "eval/record.hpp"
 
 namespace sqlmorph::core {
@@ -83,6 +85,14 @@ class run_summary {
   /// Means are over examples whose metric is not null (a missing database gives null metrics).
   nlohmann::ordered_json to_json(std::size_t examples, double wall_seconds) const;
 
+  /// Spider's exact set match per system (records "spider_exact_match" whose status is ok), in the
+  /// order first seen.
+  const std::vector<std::pair<std::string, spider::exact_match_summary>>& exact_match() const noexcept {
+    return exact_match_;
+  }
+  /// The official exact-match table of each system ("" when the run has none).
+  std::string exact_match_tables() const;
+
   /// Every group with its means and statuses.
   std::string to_table() const;
   /// One row per technique variant, one column per system: the headline metric (EX or F1).
@@ -111,6 +121,7 @@ class run_summary {
   // EX of execution_accuracy per example (id and system), for the agreement of judges.
   std::unordered_map<std::string, std::optional<double>> ex_of_example_;
   bool saw_ex_ = false;
+  std::vector<std::pair<std::string, spider::exact_match_summary>> exact_match_;
   indexed groups_;
   indexed by_difficulty_;
   indexed by_database_;

@@ -56,6 +56,7 @@ void component_registry::load_directories(const std::vector<std::filesystem::pat
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) {
       spdlog::debug("plugin directory {} does not exist; skipped", dir.string());
+      missing_dirs_.push_back(dir);
       continue;
     }
     std::vector<std::filesystem::path> files;
@@ -112,6 +113,13 @@ std::vector<const component_info*> component_registry::list(std::string_view kin
   return out;
 }
 
+std::string component_registry::missing_directories_note() const {
+  if (missing_dirs_.empty()) return {};
+  std::string note = " (plugin folders that do not exist: ";
+  for (std::size_t i = 0; i < missing_dirs_.size(); ++i) note += (i ? ", " : "") + missing_dirs_[i].string();
+  return note + ")";
+}
+
 const component_info& component_registry::require(std::string_view kind, std::string_view name) const {
   if (const component_info* info = find(kind, name)) return *info;
   std::string msg = "unknown " + std::string(kind) + " '" + std::string(name) + "'";
@@ -126,7 +134,7 @@ const component_info& component_registry::require(std::string_view kind, std::st
   if (!refusals_.empty())
     msg +=
         " (" + std::to_string(refusals_.size()) + " plugin libraries were refused; see `sqlmorph plugins`)";
-  throw usage_error(msg);
+  throw usage_error(msg + missing_directories_note());
 }
 
 component_registry::bound_options component_registry::bind(const component_info& info,
@@ -242,6 +250,36 @@ std::shared_ptr<const void> component_registry::create_erased(std::string_view k
     instance = h->second.wrap(std::move(instance));
   instances_.emplace(bound.key, instance);
   return instance;
+}
+
+std::vector<std::shared_ptr<const void>> component_registry::used_instances(std::string_view spec_kind,
+                                                                            const component_spec& spec,
+                                                                            std::string_view kind) const {
+  std::vector<std::shared_ptr<const void>> out;
+  if (spec.instance) return out;
+  const component_spec actual = resolved(spec_kind, spec);
+  const component_info& info = require(spec_kind, actual.name);
+  for (const option_decl& decl : info.options) {
+    if (decl.type == "bool" || decl.type == "int" || decl.type == "double" || decl.type == "string") continue;
+    spec_value v;
+    if (const auto it = actual.options.find(decl.name); it != actual.options.end()) {
+      v = it->second;
+    } else if (decl.default_value) {
+      v = parse_default(decl);
+    } else {
+      continue;
+    }
+    std::shared_ptr<const component_spec> sub;
+    if (const std::string* name = std::get_if<std::string>(&v)) {
+      sub = std::make_shared<const component_spec>(*name);
+    } else if (const auto* c = std::get_if<std::shared_ptr<const component_spec>>(&v)) {
+      sub = *c;
+    }
+    if (!sub) continue;
+    if (decl.type == kind) out.push_back(create_erased(kind, *sub));  // the shared instance
+    for (auto& deeper : used_instances(decl.type, *sub, kind)) out.push_back(std::move(deeper));
+  }
+  return out;
 }
 
 }  // namespace sqlmorph::core

@@ -27,8 +27,14 @@ class component_registry {
   component_registry& operator=(const component_registry&) = delete;
 
   /// Loads every `*.so` in each directory (directories in order, files by name). Missing
-  /// directories are skipped; refused libraries are recorded (see refusals()) and logged.
+  /// directories are skipped (and recorded: missing_directories()); refused libraries are recorded
+  /// (see refusals()) and logged.
   void load_directories(const std::vector<std::filesystem::path>& dirs);
+  /// The directories given to load_directories that do not exist.
+  const std::vector<std::filesystem::path>& missing_directories() const noexcept { return missing_dirs_; }
+  /// " (plugin folders that do not exist: A, B)", or "" when every folder exists: for messages about
+  /// a component that was not found.
+  std::string missing_directories_note() const;
 
   /// Loads one library. Returns false (and records the refusal) when it is refused, including when
   /// one of its components has the same kind and name as an already registered one.
@@ -50,6 +56,13 @@ class component_registry {
 
   /// The same as create<T>, for a kind given as text; the pointer is to the kind's interface.
   std::shared_ptr<const void> create_erased(std::string_view kind, const component_spec& spec) const;
+
+  /// The instances of `kind` that `spec` (a component of `spec_kind`) is built with through its
+  /// options, at any depth (pointers to the kind's interface): e.g. the embedders a technique's
+  /// column matcher uses, to check their servers. Components written in Lua contribute none.
+  std::vector<std::shared_ptr<const void>> used_instances(std::string_view spec_kind,
+                                                          const component_spec& spec,
+                                                          std::string_view kind) const;
 
   /// The canonical key of `spec` with its defaults filled in (equal keys: interchangeable instances).
   std::string instance_key(std::string_view kind, const component_spec& spec) const;
@@ -77,6 +90,7 @@ class component_registry {
 
   std::deque<loaded_library> libraries_;  // deque: component pointers stay valid
   std::vector<plugin_refusal> refusals_;
+  std::vector<std::filesystem::path> missing_dirs_;
   // kind -> name -> component (owned by libraries_)
   std::map<std::string, std::map<std::string, const component_info*, std::less<>>, std::less<>> by_kind_;
 

@@ -8,17 +8,21 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include <spdlog/spdlog.h>
 #include <sqlmorph/hash.hpp>
 #include <sqlmorph/version.hpp>
 
+#include "config/run_values.hpp"
 #include "errors.hpp"
 #include "eval/example_evaluator.hpp"
 #include "judges/judge_panel.hpp"
+#include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
 #include "runner/gold_disk_cache.hpp"
+#include "runner/output_lock.hpp"
 #include "runner/results_file.hpp"
 #include "runner/run_manifest.hpp"
 #include "runner/shared_query_cache.hpp"
@@ -38,7 +42,8 @@ void on_interrupt(int) {
 // Installs the interrupt handlers for the duration of a run; a second interrupt kills as usual.
 class interrupt_scope {
  public:
-  interrupt_scope() {
+  explicit interrupt_scope(bool install) : installed_(install) {
+    if (!install) return;
     interrupt_requested = false;
     struct sigaction sa {};
     sa.sa_handler = &on_interrupt;
@@ -48,11 +53,13 @@ class interrupt_scope {
     sigaction(SIGTERM, &sa, &old_term_);
   }
   ~interrupt_scope() {
+    if (!installed_) return;
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
   }
 
  private:
+  bool installed_;
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
 };
@@ -88,6 +95,7 @@ std::string run_fingerprint(const std::vector<example>& examples, const evaluati
   add(limits_text(settings.gold_limits));
   add(limits_text(settings.pred_limits));
   for (const auto& t : settings.techniques) add(t->identity());
+  if (settings.exact_match) add(settings.exact_match->identity());
   // What a judge reads of an example beyond the SQL (question, evidence) counts only when judges run,
   // so runs without judges keep their fingerprints.
   for (const auto& j : settings.judges) add(j.technique() + "\x1f" + j.identity);
@@ -115,7 +123,10 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   const auto& techniques = settings.techniques;
   const auto& judges = settings.judges;
   check_unique_judge_names(judges);
-  const unsigned jobs = settings.jobs > 0 ? settings.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // The requested workers (checked against max_jobs where they were read: config/run_values.hpp);
+  // the run starts no more than it has units left to evaluate.
+  const unsigned jobs = std::min(
+      max_jobs, settings.jobs > 0 ? settings.jobs : std::max(1u, std::thread::hardware_concurrency()));
   if (settings.resume && !settings.out_dir)
     throw usage_error("--resume needs the output folder of the run to continue");
   if (!settings.routes) throw std::logic_error("run_evaluation: no backend routes");
@@ -145,12 +156,26 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   const std::string fingerprint = run_fingerprint(examples, settings);
   std::unique_ptr<results_file> results;
   std::unique_ptr<run_manifest> manifest;
+  std::unique_ptr<output_lock> lock;
   if (settings.out_dir) {
     std::error_code ec;
     std::filesystem::create_directories(*settings.out_dir, ec);
     if (ec)
       throw usage_error("cannot create output directory " + settings.out_dir->string() + ": " + ec.message());
+    lock = std::make_unique<output_lock>(*settings.out_dir);
     const auto manifest_file = *settings.out_dir / "run.json";
+    // A folder holding a run is continued (--resume) or replaced (--overwrite), never silently
+    // started over: that would throw away what an interrupted run had finished.
+    if (!settings.resume && !settings.overwrite) {
+      const auto results_path = *settings.out_dir / "results.jsonl";
+      const bool has_results = std::filesystem::exists(results_path, ec) &&
+                               std::filesystem::file_size(results_path, ec) > 0 && !ec;
+      if (has_results || std::filesystem::exists(manifest_file, ec)) {
+        throw usage_error(settings.out_dir->string() +
+                          " already holds a run; pass --resume to continue it, --overwrite to replace it, or "
+                          "choose another --out");
+      }
+    }
     if (settings.resume) {
       const std::string previous = run_manifest::previous_fingerprint(manifest_file);
       if (previous.empty()) {
@@ -165,15 +190,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     }
     results = std::make_unique<results_file>(
         *settings.out_dir / "results.jsonl", settings.resume, units.size(), [&](std::size_t u) {
-          std::vector<record_key> keys;
-          for (const std::size_t i : units[u].examples) {
-            for (const auto& t : techniques) {
-              keys.push_back({examples[i].id, examples[i].system, t->name(), t->penalize_extra_pred_cols()});
-            }
-            for (const auto& j : judges)
-              keys.push_back({examples[i].id, examples[i].system, j.technique(), std::nullopt});
-          }
-          return keys;
+          return unit_record_keys(units[u], examples, techniques, settings.exact_match != nullptr, judges);
         });
     manifest = std::make_unique<run_manifest>(manifest_file, fingerprint);
     auto& m = manifest->data();
@@ -202,6 +219,11 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
            {"declared_at", t->spec().origin},
            {"components", t->identity()}});
     }
+    if (settings.exact_match)
+      m["techniques"].push_back({{"name", exact_match_technique},
+                                 {"penalize_extra_pred_cols", nullptr},
+                                 {"declared_at", "built in"},
+                                 {"components", settings.exact_match->identity()}});
     if (!judges.empty()) m["judges"] = describe_judges(judges);
     m["examples"] = examples.size();
     manifest->write("running");
@@ -212,15 +234,21 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   out.stats.resumed_units = first_unit;
   std::size_t done_examples = 0;
   std::size_t error_examples = 0;
+  std::set<std::string> missing_databases;  // db_id of the examples whose database is missing
   const auto count_unit = [&](const std::vector<record>& records) {
-    const std::size_t per_example = std::max<std::size_t>(1, techniques.size() + judges.size());
+    const std::size_t per_example =
+        std::max<std::size_t>(1, techniques.size() + (settings.exact_match ? 1 : 0) + judges.size());
     for (std::size_t i = 0; i < records.size(); i += per_example) {
       ++done_examples;
       bool failed = false;
+      bool missing = false;
       for (std::size_t k = i; k < std::min(records.size(), i + per_example); ++k) {
         failed = failed || records[k].status != example_status::ok;
+        missing = missing || records[k].status == example_status::db_missing;
       }
       error_examples += failed;
+      out.stats.db_missing_examples += missing;
+      if (missing) missing_databases.insert(records[i].db_id);
     }
   };
   if (results) {
@@ -246,7 +274,11 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   std::exception_ptr failure;
 
   std::atomic<std::uint64_t> shared_answers{0};
-  interrupt_scope interrupts;
+  interrupt_scope interrupts(settings.handle_signals);
+  const auto stop_asked = [&] {
+    return (settings.handle_signals && interrupt_requested) ||
+           (settings.stop_requested && settings.stop_requested->load());
+  };
   const auto work = [&] {
     try {
       worker_queries queries(shared, disk.get(), settings.gold_limits, settings.pred_limits);
@@ -262,8 +294,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
           u = next_unit++;
         }
         std::uint64_t shared = 0;
-        std::vector<record> records = evaluate_unit(units[u], examples, evaluator, techniques, shared,
-                                                    judges.empty() ? nullptr : &panel);
+        std::vector<record> records =
+            evaluate_unit(units[u], examples, evaluator, techniques, shared,
+                          judges.empty() ? nullptr : &panel, settings.exact_match.get());
         shared_answers += shared;
         {
           std::lock_guard lock(mutex);
@@ -279,7 +312,24 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     }
   };
   std::vector<std::thread> workers;
-  for (unsigned j = 0; j < jobs && first_unit < units.size(); ++j) workers.emplace_back(work);
+  const std::size_t workers_needed = std::min<std::size_t>(jobs, units.size() - first_unit);
+  for (std::size_t j = 0; j < workers_needed; ++j) {
+    // A thread the system refuses (EAGAIN: a process or thread limit) must not leave the ones
+    // already started running when the exception unwinds (std::terminate): go on with fewer, or
+    // stop cleanly when there is none.
+    try {
+      workers.emplace_back(work);
+    } catch (const std::system_error& e) {
+      if (workers.empty()) {
+        if (manifest) manifest->write("failed");
+        throw usage_error(std::string("cannot start a worker thread: ") + e.what());
+      }
+      spdlog::warn("started {} of {} workers (the system refused more: {})", workers.size(), workers_needed,
+                   e.what());
+      break;
+    }
+  }
+  out.stats.workers = static_cast<unsigned>(workers.size());
   const auto stop_workers = [&] {
     {
       std::lock_guard lock(mutex);
@@ -312,13 +362,14 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
           }
         }
         count_unit(records);
+        if (settings.on_unit) settings.on_unit(records);
         lock.lock();
         ++written;
         changed.notify_all();
         if (!abort_reason.empty()) break;
       }
       if (!abort_reason.empty()) break;
-      if (interrupt_requested) {
+      if (stop_asked()) {
         out.stats.interrupted = true;
         break;
       }
@@ -355,19 +406,41 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     manifest->data()["statistics"] = {{"units", out.stats.units},
                                       {"resumed_units", out.stats.resumed_units},
                                       {"written_units", written},
+                                      {"workers", out.stats.workers},
                                       {"gold_executed", out.stats.gold_executed},
                                       {"gold_from_disk_cache", out.stats.gold_from_disk},
                                       {"pred_executed", out.stats.pred_executed},
+                                      {"db_missing_queries", stats.db_missing.load()},
                                       {"reused", out.stats.reused},
                                       {"shared_answers", out.stats.shared_answers}};
     manifest->write(status);
   }
   if (!abort_reason.empty()) throw run_aborted(abort_reason);
   if (settings.out_dir && !out.stats.interrupted) {
-    const auto path = *settings.out_dir / "summary.json";
-    std::ofstream summary(path, std::ios::binary | std::ios::trunc);
-    summary << dump_json(out.summary.to_json(out.examples, out.wall_seconds), 2) << '\n';
-    if (!summary) throw usage_error("cannot write " + path.string());
+    write_file_atomically(*settings.out_dir / "summary.json",
+                          dump_json(out.summary.to_json(out.examples, out.wall_seconds), 2) + "\n");
+  }
+  // Missing databases: loud when they are all missing (a wrong --db-root scores everything 0), an
+  // error with require_databases (for CI), after the outputs are written either way.
+  if (out.stats.db_missing_examples > 0) {
+    std::string names;
+    std::size_t shown = 0;
+    for (const auto& db : missing_databases) {
+      if (shown++ == 10) {
+        names += ", ...";
+        break;
+      }
+      names += (names.empty() ? "" : ", ") + (db.empty() ? std::string("(no db_id)") : db);
+    }
+    const std::string what = std::to_string(out.stats.db_missing_examples) + " of " +
+                             std::to_string(done_examples) +
+                             " examples have no database (status db_missing: " + names + ")";
+    if (settings.require_databases) throw usage_error(what + "; --require-databases makes that an error");
+    if (out.stats.db_missing_examples == done_examples)
+      spdlog::error("EVERY example's database is missing ({}): check --db-root or the cases' db paths",
+                    names);
+    else
+      spdlog::warn("{}", what);
   }
   return out;
 }

@@ -10,8 +10,10 @@
 //   interrupted run (after checking run.json says it is the same run) and continues after them.
 // - run.json describes the run; summary.json is written at the end.
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -22,6 +24,7 @@
 #include <sqlmorph/backend.hpp>
 
 #include "backends/backend_routes.hpp"
+#include "eval/exact_match_metric.hpp"
 #include "eval/example.hpp"
 #include "judges/judge_set.hpp"
 #include "output/run_summary.hpp"
@@ -48,6 +51,8 @@ struct evaluation_settings {
   exec_limits gold_limits;
   exec_limits pred_limits;
   std::vector<std::shared_ptr<const technique>> techniques;
+  /// Spider's exact set match (records "spider_exact_match"), after the techniques; none when null.
+  std::shared_ptr<const exact_match_metric> exact_match;
   /// Judges called on every example after the techniques (records "judge:NAME").
   std::vector<configured_judge> judges;
   /// Where results.jsonl, summary.json and run.json go; nothing is written when empty.
@@ -57,6 +62,11 @@ struct evaluation_settings {
   unsigned jobs = 0;
   /// Continue the run already in out_dir.
   bool resume = false;
+  /// A missing database (status db_missing) fails the run (usage_error, after the outputs are
+  /// written) instead of a warning: --require-databases, for CI.
+  bool require_databases = false;
+  /// Replace the run already in out_dir (without resume or overwrite, a folder holding a run is refused).
+  bool overwrite = false;
   /// On-disk cache of gold results.
   std::optional<std::filesystem::path> cache_dir;
   /// Memory for query outcomes shared between workers and examples.
@@ -64,6 +74,14 @@ struct evaluation_settings {
   progress_mode progress = progress_mode::none;
   /// Added to run.json (command line, configuration, plugins, ...).
   nlohmann::ordered_json manifest;
+  /// Called on the thread that runs run_evaluation with each unit's records, in results.jsonl order,
+  /// as they are written (the Python module streams them from here).
+  std::function<void(const std::vector<record>&)> on_unit;
+  /// Set by another thread to stop the run as an interrupt would (stats.interrupted).
+  const std::atomic<bool>* stop_requested = nullptr;
+  /// Install SIGINT/SIGTERM handlers for the run; false when the embedding program handles them
+  /// itself (Python) and stops the run through stop_requested.
+  bool handle_signals = true;
 };
 
 struct run_statistics {
@@ -75,7 +93,11 @@ struct run_statistics {
   std::uint64_t shared_answers = 0;
   std::size_t units = 0;
   std::size_t resumed_units = 0;
+  /// Workers requested (--jobs, bounded by max_jobs) and started (no more than units left).
   unsigned jobs = 0;
+  unsigned workers = 0;
+  /// Examples with a db_missing record.
+  std::size_t db_missing_examples = 0;
   bool interrupted = false;
 };
 

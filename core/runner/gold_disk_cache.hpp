@@ -1,9 +1,10 @@
 #pragma once
 // The on-disk cache of gold results (`--cache DIR`): a re-run skips executing gold queries whose
-// result it already has. An entry is keyed by the backend, the database's *content* (a hash of the
-// file's bytes, so a changed database invalidates its entries), the SQL and the limits. Only
-// backends whose targets are database files are cached: a server database has no content hash,
-// so its results could go stale unnoticed.
+// result it already has. An entry is keyed by the backend, the database's *content* (XXH3-128 of
+// all the file's bytes, computed once per run per database: content_hash.hpp — no size or mtime is
+// trusted, so a changed database never serves results of its old content), the SQL and the limits.
+// Only backends whose targets are database files are cached: a server database has no content
+// hash, so its results could go stale unnoticed.
 // Entries are files written atomically (temporary file, then rename): several processes may share
 // a cache folder.
 
@@ -17,13 +18,13 @@
 #include <sqlmorph/query.hpp>
 
 #include "backends/backend_routes.hpp"
+#include "runner/content_hash.hpp"
 
 namespace sqlmorph::core {
 
 class gold_disk_cache {
  public:
   explicit gold_disk_cache(std::filesystem::path dir);
-  ~gold_disk_cache();
 
   /// True when results of `where` can be cached (its backend's targets are files).
   static bool cacheable(const query_target& where) noexcept { return where.backend->file_targets(); }
@@ -37,6 +38,8 @@ class gold_disk_cache {
   std::uint64_t hits() const noexcept { return hits_; }
   std::uint64_t stores() const noexcept { return stores_; }
   const std::filesystem::path& dir() const noexcept { return dir_; }
+  /// Databases hashed so far in this run.
+  std::size_t databases_hashed() const { return hashes_.files_hashed(); }
 
  private:
   /// The content hash of a database file; empty when it cannot be read (nothing is cached then).
@@ -44,23 +47,11 @@ class gold_disk_cache {
   std::string key_text(const query_target& where, const std::string& db_hash, std::string_view sql,
                        const exec_limits& limits) const;
   std::filesystem::path entry_path(const std::string& key) const;
-  void save_index();
 
   std::filesystem::path dir_;
-  std::mutex mutex_;
-  // path -> (size, mtime in ns, content hash): a file is hashed again when its size or mtime change.
-  struct file_hash {
-    std::uintmax_t size = 0;
-    long long mtime_ns = 0;
-    std::string hash;
-  };
-  std::map<std::string, file_hash> hashes_;
-  bool index_dirty_ = false;
+  content_hash_memo hashes_;
   std::atomic<std::uint64_t> hits_{0};
   std::atomic<std::uint64_t> stores_{0};
 };
-
-/// A 128-bit hash of a file's bytes, as hex; empty if it cannot be read.
-std::string file_content_hash(const std::filesystem::path& file);
 
 }  // namespace sqlmorph::core

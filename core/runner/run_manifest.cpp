@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "datasets/text_lines.hpp"
+#include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
 
 namespace sqlmorph::core {
@@ -64,13 +65,7 @@ void run_manifest::write(const std::string& status) {
     data_["finished"] = iso_time(now);
     data_["wall_seconds"] = std::chrono::duration<double>(now - started_).count();
   }
-  const auto tmp = file_.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << dump_json(data_, 2) << "\n";
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file_, ec);
+  write_file_atomically(file_, dump_json(data_, 2) + "\n");
 }
 
 }  // namespace sqlmorph::core

@@ -22,7 +22,8 @@ struct query_statistics {
   std::atomic<std::uint64_t> gold_executed{0};
   std::atomic<std::uint64_t> pred_executed{0};
   std::atomic<std::uint64_t> gold_from_disk{0};
-  std::atomic<std::uint64_t> reused{0};  ///< answered from memory or by waiting for another worker
+  std::atomic<std::uint64_t> db_missing{0};  ///< queries not run: their database is missing
+  std::atomic<std::uint64_t> reused{0};      ///< answered from memory or by waiting for another worker
 };
 
 class shared_query_cache {

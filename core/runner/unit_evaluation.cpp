@@ -42,7 +42,8 @@ std::vector<record> missing_prediction(const example& ex,
 std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples,
                                   example_evaluator& evaluator,
                                   const std::vector<std::shared_ptr<const technique>>& techniques,
-                                  std::uint64_t& shared_answers, judge_panel* judges) {
+                                  std::uint64_t& shared_answers, judge_panel* judges,
+                                  const exact_match_metric* exact_match) {
   std::vector<record> records;
   // Evaluated examples of this unit by predicted SQL: (example index, position of its first record).
   std::unordered_map<std::string_view, std::vector<std::pair<std::size_t, std::size_t>>> answered;
@@ -51,6 +52,7 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
     if (ex.pred_missing) {
       std::vector<record> r = missing_prediction(ex, techniques);
       records.insert(records.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+      if (exact_match != nullptr) records.push_back(exact_match->missing(ex));
       if (judges != nullptr) {
         std::vector<record> j = judges_missing_prediction(ex, judges->judges());
         records.insert(records.end(), std::make_move_iterator(j.begin()), std::make_move_iterator(j.end()));
@@ -67,7 +69,8 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
     }
     if (earlier != nullptr) {
       const std::size_t first = earlier->second;
-      const std::size_t count = techniques.size() + (judges != nullptr ? judges->size() : 0);
+      const std::size_t count =
+          techniques.size() + (exact_match != nullptr ? 1 : 0) + (judges != nullptr ? judges->size() : 0);
       for (std::size_t k = 0; k < count; ++k) {
         record copy = records[first + k];
         label(copy, ex);
@@ -79,6 +82,7 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
     same_pred.push_back({i, records.size()});
     std::vector<record> r = evaluator.evaluate(ex);
     records.insert(records.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+    if (exact_match != nullptr) records.push_back(exact_match->evaluate(ex));
     if (judges != nullptr) {
       std::vector<record> j = judges->judge(ex);
       records.insert(records.end(), std::make_move_iterator(j.begin()), std::make_move_iterator(j.end()));

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "eval/exact_match_metric.hpp"
 #include "eval/example.hpp"
 #include "eval/example_evaluator.hpp"
 #include "eval/record.hpp"
@@ -22,11 +23,13 @@ std::vector<record> missing_prediction(const example& ex,
                                        const std::vector<std::shared_ptr<const technique>>& techniques);
 
 /// The unit's records, example by example in the unit's order, techniques in `techniques` order,
-/// then the judges' records (when `judges` is given) in their order.
+/// then the exact-match record (when `exact_match` is given), then the judges' records (when
+/// `judges` is given) in their order.
 /// `shared_answers` counts the examples that got copies of an identical earlier answer's records.
 std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples,
                                   example_evaluator& evaluator,
                                   const std::vector<std::shared_ptr<const technique>>& techniques,
-                                  std::uint64_t& shared_answers, judge_panel* judges = nullptr);
+                                  std::uint64_t& shared_answers, judge_panel* judges = nullptr,
+                                  const exact_match_metric* exact_match = nullptr);
 
 }  // namespace sqlmorph::core

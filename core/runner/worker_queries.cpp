@@ -23,7 +23,12 @@ std::shared_ptr<const query_outcome> worker_queries::execute(const query_target&
       }
     }
     auto outcome = runner_.execute(where, sql, role);
-    ++(role == query_role::gold ? shared_.stats().gold_executed : shared_.stats().pred_executed);
+    // A query on a database that is not there was not executed (nor cached on disk: it is counted
+    // apart, so a warm cache shows 0 gold queries executed, not the missing databases' ones).
+    if (outcome->status == query_status::db_missing)
+      ++shared_.stats().db_missing;
+    else
+      ++(role == query_role::gold ? shared_.stats().gold_executed : shared_.stats().pred_executed);
     if (role == query_role::gold && disk_ != nullptr) disk_->store(where, sql, limits, *outcome);
     return outcome;
   });

@@ -108,6 +108,11 @@ std::vector<std::string> split_technique_list(const std::string& text) {
       current += c;
   }
   flush();
+  if (std::find(out.begin(), out.end(), "none") != out.end()) {
+    if (out.size() > 1)
+      throw usage_error("techniques: 'none' means no technique; it cannot be listed with others");
+    out.clear();
+  }
   return out;
 }
 

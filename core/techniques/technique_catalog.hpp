@@ -41,7 +41,8 @@ class technique_catalog {
   std::vector<technique_spec> specs_;
 };
 
-/// Splits "a,b , c" into names; "all" stays "all".
+/// Splits "a,b , c" into names; "all" stays "all"; "none" (or "") is no technique (a run of judges
+/// only). Throws usage_error when "none" is listed with other names.
 std::vector<std::string> split_technique_list(const std::string& text);
 
 }  // namespace sqlmorph::core

@@ -36,8 +36,13 @@ class embedder {
   /// One vector per text. Checks the implementation returned one vector per text.
   embedding_outcome embed(std::span<const std::string> texts) const;
 
+  /// Checks once, with one cheap request, that the remote service this embedder calls answers: ""
+  /// when it does (or when it calls none), else the problem, naming the URL. Never throws.
+  std::string check_reachable() const;
+
  protected:
   virtual embedding_outcome do_embed_(std::span<const std::string> texts) const = 0;
+  virtual std::string do_check_reachable_() const { return {}; }
 };
 
 }  // namespace sqlmorph

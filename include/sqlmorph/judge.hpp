@@ -57,8 +57,19 @@ class judge {
   /// The verdict; checks that a successful verdict has a 0/1 label and a confidence in [0, 100].
   judge_verdict evaluate(const judge_request& request) const;
 
+  /// The exact prompt this judge sends (to a language model) for `request`, or nullopt for a
+  /// judge that sends none. Sends nothing. Never throws: a problem is returned as the text.
+  std::optional<std::string> prompt(const judge_request& request) const;
+
+  /// Checks once, with one cheap request, that every remote service this judge calls answers:
+  /// "" when it does (or when the judge calls none), else the problem, naming the URL. Called
+  /// before a run so that an unreachable server stops it at once. Never throws.
+  std::string check_reachable() const;
+
  protected:
   virtual judge_verdict do_evaluate_(const judge_request& request) const = 0;
+  virtual std::optional<std::string> do_prompt_(const judge_request&) const { return std::nullopt; }
+  virtual std::string do_check_reachable_() const { return {}; }
 };
 
 }  // namespace sqlmorph

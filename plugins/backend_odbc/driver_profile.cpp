@@ -217,4 +217,16 @@ std::string statement_for(const driver_profile& profile, std::string_view statem
   return std::string(statement);
 }
 
+std::string refusal_reason(driver_family family, const std::vector<diagnostic>& records) {
+  for (const diagnostic& d : records) {
+    // PostgreSQL's read_only_sql_transaction and insufficient_privilege.
+    if (d.sqlstate == "25006") return " (the evaluation runs every query in a read-only transaction)";
+    if (d.sqlstate == "42501") return " (refused by the privileges of the role the evaluation connects as)";
+    if (family == driver_family::sqlite &&
+        d.message.find("attempt to write a readonly database") != std::string::npos)
+      return " (the evaluation's session is read-only: PRAGMA query_only)";
+  }
+  return "";
+}
+
 }  // namespace sqlmorph::odbc

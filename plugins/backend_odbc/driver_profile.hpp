@@ -53,6 +53,10 @@ std::string driver_named_by(SQLHENV env, const connection_string& target);
 /// True when a failed connection's diagnostics mean that the database does not exist.
 bool means_missing_database(driver_family family, const std::vector<diagnostic>& records);
 
+/// Why a failed statement was refused, when its diagnostics show one of the backend's safety layers
+/// (" (the evaluation runs every query in a read-only transaction)"), or "".
+std::string refusal_reason(driver_family family, const std::vector<diagnostic>& records);
+
 /// The first function of `profile.denied_functions` that `statement` names anywhere (as a whole
 /// word, case-insensitively, quoted or not, even in a comment or string), or "".
 std::string denied_function_in(const driver_profile& profile, std::string_view statement);

@@ -69,7 +69,8 @@ connect_outcome odbc_backend::connect(std::string_view target) const {
       std::lock_guard lock(dialect_mutex_);
       if (learned_dialect_.empty()) learned_dialect_ = s.dbms;
     }
-    out.conn = std::make_unique<odbc_connection>(env_, std::move(s), watchdog_, settings_);
+    out.conn =
+        std::make_unique<odbc_connection>(env_, std::move(s), watchdog_, settings_, std::string(target));
   } catch (const std::exception& e) {  // allocation failures: connect never throws
     out.conn.reset();
     out.status = query_status::backend_error;

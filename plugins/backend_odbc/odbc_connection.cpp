@@ -50,9 +50,10 @@ SQLLEN column_number(SQLHSTMT stmt, SQLUSMALLINT column, SQLUSMALLINT field) {
 }  // namespace
 
 odbc_connection::odbc_connection(std::shared_ptr<environment> env, session s, std::shared_ptr<watchdog> dog,
-                                 const odbc_settings& settings)
+                                 const odbc_settings& settings, std::string target)
     : env_(std::move(env)),
       dbc_(std::move(s.dbc)),
+      target_(std::move(target)),
       family_(s.family),
       watchdog_(std::move(dog)),
       settings_(settings),
@@ -75,6 +76,33 @@ void odbc_connection::cancel() noexcept {
 
 query_outcome odbc_connection::execute(std::string_view sql, const exec_limits& limits) {
   const auto start = clock::now();
+  query_outcome first = attempt_(sql, limits, start);
+  if (!stopped_by_other_) return first;
+  // Another session ended the query's session (pg_terminate_backend() in a query of another worker,
+  // an administrator) or cancelled its statement: not the query's doing, so it runs once more, on
+  // a new session if the old one is gone, within what is left of its time limit.
+  if (limits.timeout_seconds > 0 && ms_since(start) >= limits.timeout_seconds * 1000.0) return first;
+  if (!broken_.empty()) {
+    query_status status = query_status::ok;
+    std::string message;
+    close_session(dbc_);
+    session fresh = open_session(*env_, target_, settings_, status, message);
+    if (!fresh.dbc) {
+      broken_ = "the session could not be opened again: " + message;
+      first.message += " (" + broken_ + ")";
+      return first;
+    }
+    dbc_ = std::move(fresh.dbc);
+    broken_.clear();
+  }
+  query_outcome second = attempt_(sql, limits, start);
+  if (!second.ok()) second.message += " (run twice: another session had stopped the first run too)";
+  return second;
+}
+
+query_outcome odbc_connection::attempt_(std::string_view sql, const exec_limits& limits,
+                                        clock::time_point start) {
+  stopped_by_other_ = false;
   const auto fail = [&](query_status s, std::string msg) {
     return query_outcome::failure(s, std::move(msg), ms_since(start));
   };
@@ -97,8 +125,9 @@ query_outcome odbc_connection::execute(std::string_view sql, const exec_limits& 
       return fail(query_status::backend_error, broken_);
     }
     if (limits.timeout_seconds > 0) {
-      // Whole seconds for the driver (rounded up); a driver that ignores it meets the watchdog.
-      const double whole = std::ceil(limits.timeout_seconds);
+      // What is left of the limit (a second run starts later), in whole seconds for the driver
+      // (rounded up); a driver that ignores it meets the watchdog.
+      const double whole = std::ceil(std::max(0.001, limits.timeout_seconds - ms_since(start) / 1000.0));
       const auto seconds = static_cast<SQLULEN>(std::min(whole, 1e9));
       SQLSetStmtAttr(stmt.get(), SQL_ATTR_QUERY_TIMEOUT, reinterpret_cast<SQLPOINTER>(seconds), 0);
     }
@@ -156,7 +185,7 @@ query_outcome odbc_connection::execute(std::string_view sql, const exec_limits& 
 }
 
 query_outcome odbc_connection::failure_(const std::vector<diagnostic>& records, const exec_limits& limits,
-                                        clock::time_point start) const {
+                                        clock::time_point start) {
   const std::string state = first_sqlstate(records);
   const std::string diag = describe(records, "no diagnostics");
   const double elapsed = ms_since(start);
@@ -178,8 +207,10 @@ query_outcome odbc_connection::failure_(const std::vector<diagnostic>& records, 
     return query_outcome::failure(query_status::timeout,
                                   limit + " (the server's statement timeout: " + diag + ")", elapsed);
   }
+  // Neither cancel() nor the limit: the session was ended, or the statement cancelled, elsewhere.
+  stopped_by_other_ = connection_failed(records) || state == "57014";
   if (connection_failed(records)) return query_outcome::failure(query_status::backend_error, diag, elapsed);
-  return query_outcome::failure(query_status::error, diag, elapsed);
+  return query_outcome::failure(query_status::error, diag + refusal_reason(family_, records), elapsed);
 }
 
 query_outcome odbc_connection::run_(SQLHSTMT stmt, std::string_view statement, const exec_limits& limits,

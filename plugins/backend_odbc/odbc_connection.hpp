@@ -19,9 +19,10 @@ namespace sqlmorph::odbc {
 
 class odbc_connection final : public connection {
  public:
-  /// Takes an open session (see open_session()); keeps the environment and watchdog alive.
+  /// Takes an open session (see open_session()) of `target`, which it opens again should another
+  /// session end it; keeps the environment and watchdog alive.
   odbc_connection(std::shared_ptr<environment> env, session s, std::shared_ptr<watchdog> dog,
-                  const odbc_settings& settings);
+                  const odbc_settings& settings, std::string target);
   ~odbc_connection() override;
 
   query_outcome execute(std::string_view sql, const exec_limits& limits) override;
@@ -34,10 +35,12 @@ class odbc_connection final : public connection {
     SQLSMALLINT c_type;
   };
 
+  /// One run of the statement; sets stopped_by_other_ when another session ended it.
+  query_outcome attempt_(std::string_view sql, const exec_limits& limits, clock::time_point start);
   query_outcome run_(SQLHSTMT stmt, std::string_view statement, const exec_limits& limits,
                      clock::time_point start);
   query_outcome failure_(const std::vector<diagnostic>& records, const exec_limits& limits,
-                         clock::time_point start) const;
+                         clock::time_point start);
   /// Reads one cell into cell_ in chunks; stops early once it has more than `raw_limit` bytes.
   /// Returns false on a driver error.
   bool read_cell_(SQLHSTMT stmt, SQLUSMALLINT column, const column_plan& plan, std::size_t raw_limit,
@@ -47,6 +50,7 @@ class odbc_connection final : public connection {
 
   std::shared_ptr<environment> env_;  // declared first: destroyed after the connection handle
   handle dbc_;
+  std::string target_;
   driver_family family_;
   std::shared_ptr<watchdog> watchdog_;
   odbc_settings settings_;
@@ -55,7 +59,8 @@ class odbc_connection final : public connection {
   SQLHSTMT active_ = SQL_NULL_HSTMT;
   std::atomic<bool> cancelled_{false};
   std::atomic<bool> deadline_hit_{false};
-  std::string broken_;  // why the connection is unusable (a failed rollback, a lost server)
+  std::string broken_;             // why the connection is unusable (a failed rollback, a lost server)
+  bool stopped_by_other_ = false;  // the last run was ended by another session
 
   std::vector<char> buffer_;
   std::string cell_;

@@ -17,6 +17,10 @@ struct postgres_settings {
   int connect_timeout = 10;
   /// `application_name` shown in pg_stat_activity, unless the target sets its own.
   std::string application_name = "sqlmorph";
+  /// A login role per worker, `{n}` standing for the worker's number (worker_slot): sessions of one
+  /// role may cancel and terminate each other, sessions of distinct roles may not. "" connects as
+  /// the target's user.
+  std::string user_per_worker;
 };
 
 class postgres_backend final : public backend {

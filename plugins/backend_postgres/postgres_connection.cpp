@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <sqlmorph/plugin.hpp>
 #include <sqlmorph/statement_gate.hpp>
 
 #include "postgres_session.hpp"
@@ -89,8 +90,9 @@ struct postgres_connection::statement_run {
   std::string error;
 };
 
-postgres_connection::postgres_connection(PGconn* conn, postgres_settings settings)
-    : conn_(conn), settings_(std::move(settings)) {
+postgres_connection::postgres_connection(PGconn* conn, postgres_settings settings,
+                                         std::unique_ptr<worker_slot> slot)
+    : conn_(conn), settings_(std::move(settings)), slot_(std::move(slot)) {
   replace_cancel_handle_();
 }
 
@@ -195,10 +197,10 @@ bool postgres_connection::session_ready_(std::string& message) {
   return reset_(message);
 }
 
-bool postgres_connection::begin_(const exec_limits& limits, std::string& message) {
+bool postgres_connection::begin_(double timeout_seconds, std::string& message) {
   std::string sql = "BEGIN READ ONLY";
-  if (limits.timeout_seconds > 0) {
-    sql += "; SET LOCAL statement_timeout = " + std::to_string(timeout_ms(limits.timeout_seconds));
+  if (timeout_seconds > 0) {
+    sql += "; SET LOCAL statement_timeout = " + std::to_string(timeout_ms(timeout_seconds));
   }
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (!session_ready_(message)) return false;
@@ -259,6 +261,8 @@ void postgres_connection::take_result_(statement_run& run, const PGresult* r, co
         // PostgreSQL names the whole statement ("cannot execute SELECT ..." for a CTE that deletes).
         if (run.sqlstate == "25006") {
           run.error += " (the evaluation runs every query in a read-only transaction)";
+        } else if (run.sqlstate == "42501") {  // insufficient_privilege
+          run.error += " (refused by the privileges of the role the evaluation connects as)";
         }
       }
       return;
@@ -406,9 +410,40 @@ query_outcome postgres_connection::check(std::string_view sql, const exec_limits
   return run_(sql, limits, true);
 }
 
+bool postgres_connection::stopped_by_another_session_(const statement_run& run,
+                                                      const exec_limits& limits) const {
+  if (run.abandoned || run.stop != stop_reason::none) return false;  // stopped by us: a cap, the limit
+  // The session ended under the query: pg_terminate_backend() from another session, a restart.
+  if (run.lost || (run.failed && is_session_failure(run.sqlstate))) return true;
+  // A cancel that neither cancel() nor our statement_timeout sent: pg_cancel_backend() elsewhere.
+  return run.failed && run.sqlstate == "57014" && !cancel_requested_.load() &&
+         (limits.timeout_seconds <= 0 ||
+          run.out.elapsed_ms + 1.0 < static_cast<double>(timeout_ms(limits.timeout_seconds)));
+}
+
 query_outcome postgres_connection::run_(std::string_view sql, const exec_limits& limits, bool prepare_only) {
   const auto start = clock::now();
   cancel_requested_.store(false);
+  bool stopped_by_other = false;
+  query_outcome first = attempt_(sql, limits, prepare_only, start, stopped_by_other);
+  if (!stopped_by_other) return first;
+  // Another session stopped the query (pg_terminate_backend() or pg_cancel_backend() in a query
+  // of another worker, an administrator): it is not the query's doing, so it runs once more, on a
+  // new session if the old one is gone, within what is left of its time limit.
+  const bool time_left = limits.timeout_seconds <= 0 || first.elapsed_ms < limits.timeout_seconds * 1000.0;
+  if (!time_left) return first;
+  plugin::log(plugin::log_level::debug,
+              "postgres: another session stopped a query (" + first.message + "); running it once more");
+  bool stopped_again = false;
+  query_outcome second = attempt_(sql, limits, prepare_only, start, stopped_again);
+  if (!second.ok()) second.message += " (run twice: another session had stopped the first run too)";
+  return second;
+}
+
+query_outcome postgres_connection::attempt_(std::string_view sql, const exec_limits& limits,
+                                            bool prepare_only, clock::time_point start,
+                                            bool& stopped_by_other) {
+  stopped_by_other = false;
   const auto fail = [&](query_status s, std::string message) {
     return query_outcome::failure(s, std::move(message), ms_between(start, clock::now()));
   };
@@ -420,7 +455,12 @@ query_outcome postgres_connection::run_(std::string_view sql, const exec_limits&
     if (!check.ok) return fail(query_status::error, check.error);
 
     std::string message;
-    if (!begin_(limits, message)) return fail(query_status::backend_error, message);
+    // The server's statement_timeout is what is left of the limit (a second run starts later).
+    const double left =
+        limits.timeout_seconds <= 0
+            ? 0
+            : std::max(0.001, limits.timeout_seconds - ms_between(start, clock::now()) / 1000.0);
+    if (!begin_(left, message)) return fail(query_status::backend_error, message);
     // Extended protocol with no parameters: the server parses exactly one statement, and answers
     // in text format.
     // A check only prepares the statement (the unnamed one): the server parses and analyses it,
@@ -454,6 +494,7 @@ query_outcome postgres_connection::run_(std::string_view sql, const exec_limits&
     run.lost = PQstatus(conn_) != CONNECTION_OK;
     if (run.lost) broken_ = true;
     if (!broken_) end_transaction_();
+    stopped_by_other = stopped_by_another_session_(run, limits);
     return finish_(run, limits, prepare_only);
   } catch (const std::exception& e) {  // allocation failures: execute never throws
     broken_ = true;

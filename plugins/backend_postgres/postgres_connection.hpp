@@ -5,12 +5,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <string>
 
 #include <libpq-fe.h>
 
 #include <sqlmorph/backend.hpp>
+#include <sqlmorph/worker_slot.hpp>
 
 #include "postgres_backend.hpp"
 
@@ -18,8 +20,9 @@ namespace sqlmorph::postgres {
 
 class postgres_connection final : public connection {
  public:
-  /// Takes ownership of `conn`, a session opened by open_session().
-  postgres_connection(PGconn* conn, postgres_settings settings);
+  /// Takes ownership of `conn`, a session opened by open_session(), and of the worker's slot whose
+  /// role it connected as (null without user_per_worker).
+  postgres_connection(PGconn* conn, postgres_settings settings, std::unique_ptr<worker_slot> slot);
   ~postgres_connection() override;
   postgres_connection(const postgres_connection&) = delete;
   postgres_connection& operator=(const postgres_connection&) = delete;
@@ -39,21 +42,26 @@ class postgres_connection final : public connection {
 
   bool session_ready_(std::string& message);
   bool reset_(std::string& message);
-  bool begin_(const exec_limits& limits, std::string& message);
+  bool begin_(double timeout_seconds, std::string& message);
   void end_transaction_();
   bool run_control_(const char* sql, std::string& message);
   bool wait_for_input_(clock::time_point until);
   void fetch_(statement_run& run, const exec_limits& limits, clock::time_point start);
   void take_result_(statement_run& run, const PGresult* r, const exec_limits& limits);
   query_outcome run_(std::string_view sql, const exec_limits& limits, bool prepare_only);
+  /// One run of the statement; `stopped_by_other` tells whether another session ended it.
+  query_outcome attempt_(std::string_view sql, const exec_limits& limits, bool prepare_only,
+                         clock::time_point start, bool& stopped_by_other);
+  bool stopped_by_another_session_(const statement_run& run, const exec_limits& limits) const;
   query_outcome finish_(statement_run& run, const exec_limits& limits, bool prepare_only);
   void send_cancel_() noexcept;
   void replace_cancel_handle_() noexcept;
 
   PGconn* conn_;
   postgres_settings settings_;
-  bool broken_ = false;  // the session is in an unknown state: reset it before the next query
-  std::string scratch_;  // bytea decoding
+  std::unique_ptr<worker_slot> slot_;  // keeps the worker's number (its role) while connected
+  bool broken_ = false;                // the session is in an unknown state: reset it before the next query
+  std::string scratch_;                // bytea decoding
 
   std::mutex cancel_mutex_;  // guards cancel_ and in_statement_: cancel() runs on other threads
   PGcancel* cancel_ = nullptr;

@@ -16,11 +16,13 @@ constexpr const char* session_options =
     "-c DateStyle=ISO,YMD -c IntervalStyle=iso_8601 -c extra_float_digits=3 -c bytea_output=hex "
     "-c default_transaction_read_only=on";
 
-// Roles that reach the server's files or programs (PostgreSQL 11 and later).
+// Roles that reach the server's files or programs (PostgreSQL 11 and later), or that may signal
+// every other role's sessions.
 constexpr const char* role_check_sql =
     "SELECT r.rolname, r.rolsuper, r.rolname = session_user FROM pg_roles r "
     "WHERE pg_has_role(session_user, r.oid, 'MEMBER') AND (r.rolsuper OR r.rolname IN "
-    "('pg_read_server_files', 'pg_write_server_files', 'pg_execute_server_program')) ORDER BY 1";
+    "('pg_read_server_files', 'pg_write_server_files', 'pg_execute_server_program', 'pg_signal_backend')) "
+    "ORDER BY 1";
 
 // The server's "database ... does not exist" (SQLSTATE 3D000, which libpq does not expose for a
 // failed connection, so the message is matched: the server sends it before choosing a language).
@@ -60,27 +62,33 @@ std::string check_role(PGconn* conn, const postgres_settings& settings) {
     return "cannot check whether PostgreSQL role '" + user + "' is a superuser: " + message;
   }
   bool superuser = false;
+  bool reaches_server = false;  // its files or programs
   std::string roles;
   for (int i = 0; i < PQntuples(r); ++i) {
     const bool super = std::strcmp(PQgetvalue(r, i, 1), "t") == 0;
+    const std::string name = PQgetvalue(r, i, 0);
+    reaches_server = reaches_server || name != "pg_signal_backend";
     if (std::strcmp(PQgetvalue(r, i, 2), "t") == 0) {
       superuser = superuser || super;
     } else {
-      roles +=
-          std::string(roles.empty() ? "'" : ", '") + PQgetvalue(r, i, 0) + (super ? "' (a superuser)" : "'");
+      roles += (roles.empty() ? "'" : ", '") + name + (super ? "' (a superuser)" : "'");
     }
   }
   PQclear(r);
   if (!superuser && roles.empty()) return {};
   const std::string why = superuser ? "it is a superuser" : "it is a member of " + roles;
+  const std::string risk = reaches_server
+                               ? "run programs on the server (COPY ... TO PROGRAM) or read its files"
+                               : "cancel or terminate the sessions of every other role "
+                                 "(pg_terminate_backend), other workers' and programs' alike";
   return "refusing to evaluate untrusted SQL as PostgreSQL role '" + user + "': " + why +
-         ", so a query could run programs on the server (COPY ... TO PROGRAM) or read its files. Connect as "
-         "a role "
-         "that can only read (see plugins/backend_postgres/README.md), or set allow_superuser = true";
+         ", so a query could " + risk +
+         ". Connect as a role that can only read (see plugins/backend_postgres/README.md), or set "
+         "allow_superuser = true";
 }
 
-PGconn* open_session(std::string_view target, const postgres_settings& settings, query_status& status,
-                     std::string& message) {
+PGconn* open_session(std::string_view target, const postgres_settings& settings, const std::string& user,
+                     query_status& status, std::string& message) {
   status = query_status::backend_error;
   if (target.find('\0') != std::string_view::npos) {
     message = "invalid PostgreSQL connection string: it contains a NUL byte";
@@ -103,7 +111,7 @@ PGconn* open_session(std::string_view target, const postgres_settings& settings,
   for (const PQconninfoOption* o = parsed; o->keyword != nullptr; ++o) {
     if (o->val == nullptr) continue;
     const std::string_view key = o->keyword;
-    if (key == "client_encoding") continue;
+    if (key == "client_encoding" || (key == "user" && !user.empty())) continue;
     if (key == "options") {
       options = o->val;
       continue;
@@ -115,6 +123,10 @@ PGconn* open_session(std::string_view target, const postgres_settings& settings,
   PQconninfoFree(parsed);
   keys.emplace_back("client_encoding");
   values.emplace_back("UTF8");
+  if (!user.empty()) {
+    keys.emplace_back("user");
+    values.emplace_back(user);
+  }
   keys.emplace_back("options");
   values.emplace_back(options.empty() ? std::string(session_options) : options + " " + session_options);
   if (!has_timeout && settings.connect_timeout > 0) {

@@ -13,11 +13,12 @@
 
 namespace sqlmorph::postgres {
 
-/// Opens a session on `target` (a libpq connection string or URI). On failure returns nullptr and
-/// sets `status` (db_missing when the database does not exist, backend_error otherwise) and
-/// `message` (libpq's own). The session is checked with check_role().
-PGconn* open_session(std::string_view target, const postgres_settings& settings, query_status& status,
-                     std::string& message);
+/// Opens a session on `target` (a libpq connection string or URI), as `user` when it is not empty
+/// (in place of the target's user). On failure returns nullptr and sets `status` (db_missing when
+/// the database does not exist, backend_error otherwise) and `message` (libpq's own). The session
+/// is checked with check_role().
+PGconn* open_session(std::string_view target, const postgres_settings& settings, const std::string& user,
+                     query_status& status, std::string& message);
 
 /// Why the session's role must not evaluate untrusted SQL (it is, or can become, a superuser or a
 /// member of the roles that read server files or run server programs), or "" when it may — or when

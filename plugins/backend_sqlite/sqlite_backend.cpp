@@ -11,6 +11,14 @@ sqlite_backend::sqlite_backend(const option_values& o) {
   settings_.progress_interval = static_cast<int>(o.get_int("progress_interval"));
   settings_.busy_timeout_ms = static_cast<int>(o.get_int("busy_timeout_ms"));
   if (settings_.progress_interval < 1) throw std::invalid_argument("progress_interval must be at least 1");
+  const std::int64_t value_mb = o.get_int("max_value_mb");
+  if (value_mb < 1 || value_mb > 900) throw std::invalid_argument("max_value_mb must be between 1 and 900");
+  settings_.max_value_bytes = value_mb << 20;
+  const std::int64_t heap_mb = o.get_int("heap_limit_mb");
+  if (heap_mb != 0 && (heap_mb < 16 || heap_mb > (1 << 20))) {
+    throw std::invalid_argument("heap_limit_mb must be 0 (no limit) or between 16 and 1048576");
+  }
+  settings_.heap_limit_bytes = heap_mb << 20;
   if (sqlite3_threadsafe() == 0) throw std::runtime_error("the SQLite library is not thread-safe");
 }
 
@@ -38,7 +46,16 @@ const sqlmorph_option_v1 sqlite_options[] = {
     {"immutable", "bool", "false",
      "open files with SQLite's immutable=1: no locking or journal checks, for databases nobody writes"},
     {"progress_interval", "int", "1000", "SQLite VM instructions between two checks of the time limit"},
-    {"busy_timeout_ms", "int", "5000", "how long to wait for a lock held by another process"}};
+    {"busy_timeout_ms", "int", "5000", "how long to wait for a lock held by another process"},
+    {"max_value_mb", "int", "32",
+     "the longest string or blob (or table row) a query may make or read, in MiB (SQLITE_LIMIT_LENGTH, per "
+     "connection); longer is an error"},
+    {"heap_limit_mb", "int", "256",
+     "SQLite's heap per worker, in MiB (0: no limit): SQLite's hard heap limit is process-wide, so it is set "
+     "to "
+     "this times the number of workers holding SQLite connections; a query that reaches it fails with 'out "
+     "of "
+     "memory'"}};
 }  // namespace
 
 SQLMORPH_PLUGIN_LIBRARY(

@@ -4,9 +4,13 @@
 
 #include <cctype>
 #include <cstring>
+#include <thread>
 
 namespace sqlmorph::sqlite {
 namespace {
+
+// Every refusal of the backend starts so, and goes on with what was refused.
+constexpr const char* refusal_prefix = "not authorized: the evaluation is read-only and refuses ";
 
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -45,6 +49,29 @@ std::string statement_head(std::string_view sql) {
     if (!out.empty()) out += ' ';
     out.append(sql.substr(start, std::min<std::size_t>(i - start, 40)));
     ++words;
+  }
+  return out;
+}
+
+// A schema statement up to the name of what it changes: "DROP TABLE items", "CREATE TEMP TABLE t",
+// "CREATE VIRTUAL TABLE v", "CREATE INDEX IF NOT EXISTS i".
+std::string schema_statement(std::string_view sql) {
+  std::string out;
+  bool object_next = false;
+  std::size_t i = 0;
+  for (int words = 0; i < sql.size() && words < 8; ++words) {
+    while (i < sql.size() && std::isspace(static_cast<unsigned char>(sql[i]))) ++i;
+    const std::size_t start = i;
+    while (i < sql.size() && !std::isspace(static_cast<unsigned char>(sql[i])) && sql[i] != ';' &&
+           sql[i] != '(')
+      ++i;
+    if (i == start) break;
+    std::string word(sql.substr(start, std::min<std::size_t>(i - start, 40)));
+    out += (out.empty() ? "" : " ") + word;
+    for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const bool keyword = word == "IF" || word == "NOT" || word == "EXISTS";
+    if (object_next && !keyword) break;
+    if (word == "TABLE" || word == "INDEX" || word == "VIEW" || word == "TRIGGER") object_next = true;
   }
   return out;
 }
@@ -102,6 +129,9 @@ sqlite3* open_read_only(const std::string& path, const sqlite_settings& settings
   sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  // Bounds every value a query builds: a string doubled in a recursive CTE, zeroblob(1e9),
+  // printf('%.*c', 1e9, 'x') end with "string or blob too big" instead of taking gigabytes.
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, static_cast<int>(settings.max_value_bytes));
   sqlite3_busy_timeout(db, settings.busy_timeout_ms);
   // Read the header and schema now, so a file that is not a database fails here, not as a query.
   char* err = nullptr;
@@ -116,7 +146,8 @@ sqlite3* open_read_only(const std::string& path, const sqlite_settings& settings
   return db;
 }
 
-sqlite_connection::sqlite_connection(sqlite3* db, sqlite_settings settings) : db_(db), settings_(settings) {
+sqlite_connection::sqlite_connection(sqlite3* db, sqlite_settings settings)
+    : db_(db), settings_(settings), heap_budget_(settings.heap_limit_bytes) {
   install_authorizer(db_, this);
   sqlite3_progress_handler(db_, settings_.progress_interval, &sqlite_connection::on_progress, this);
 }
@@ -163,12 +194,23 @@ query_outcome sqlite_connection::engine_failure_(int rc, std::string_view sql, c
   if ((rc & 0xff) == SQLITE_INTERRUPT && cancelled_.load()) {
     return query_outcome::failure(query_status::error, "cancelled", ms_since(start));
   }
+  if (!denial_.empty()) {
+    // The authorizer refused something: that is the cause, whatever SQLite made of it ("not
+    // authorized", "vtable constructor failed: ..."). SQLite checks its own schema bookkeeping
+    // first (a DROP TABLE is refused as a DELETE on sqlite_master): then the statement is named.
+    return query_outcome::failure(
+        query_status::error,
+        std::string(refusal_prefix) +
+            (denial_is_bookkeeping_ ? "a schema change (" + schema_statement(sql) + ")" : denial_),
+        ms_since(start));
+  }
   std::string msg = sqlite3_errmsg(db_);
-  if ((rc & 0xff) == SQLITE_AUTH && !denial_.empty()) {
-    // SQLite checks its own schema bookkeeping first (a DROP TABLE is refused as a DELETE on
-    // sqlite_master): name the statement instead.
-    msg += ": the evaluation is read-only and refuses " +
-           (denial_is_bookkeeping_ ? "a schema change (" + statement_head(sql) + ")" : denial_);
+  if ((rc & 0xff) == SQLITE_TOOBIG) {
+    msg += ": a value would be longer than " + std::to_string(settings_.max_value_bytes >> 20) +
+           " MiB, the longest string or blob a query may make (max_value_mb)";
+  } else if ((rc & 0xff) == SQLITE_NOMEM && heap_limit_in_force() > 0) {
+    msg += ": the query reached SQLite's heap limit (heap_limit_mb: " +
+           std::to_string(settings_.heap_limit_bytes >> 20) + " MiB per worker)";
   }
   return query_outcome::failure(query_status::error, std::move(msg), ms_since(start));
 }
@@ -198,7 +240,8 @@ std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view 
         fail(query_status::error, "more than one statement: only a single statement is evaluated (found '" +
                                       excerpt(rest) + "' after the first)");
   } else if (!sqlite3_stmt_readonly(stmt)) {
-    refusal = fail(query_status::error, "not a read-only statement: refused");
+    refusal = fail(query_status::error, std::string(refusal_prefix) + statement_head(sql) +
+                                            ", which is not a read-only statement");
   } else if (sqlite3_column_count(stmt) == 0) {
     refusal = fail(query_status::error, "the statement returns no rows (not a query): refused");
   }
@@ -247,14 +290,43 @@ query_outcome sqlite_connection::describe_schema(const exec_limits& limits) {
 
 query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits& limits) {
   const auto start = std::chrono::steady_clock::now();
+  bool out_of_memory = false;
+  query_outcome out = run_(sql, limits, start, out_of_memory);
+  // SQLite's heap limit is shared by the workers: a statement of another worker may have taken this
+  // one's share at the moment it needed memory. Once the memory is back, it runs again (a statement
+  // that needs more than the limit fails the same way twice).
+  if (out_of_memory && heap_shared_with_other_threads() && wait_for_heap_()) {
+    out = run_(sql, limits, start, out_of_memory);
+    if (out_of_memory) out.message += " (tried twice)";
+  }
+  return out;
+}
+
+bool sqlite_connection::wait_for_heap_() const {
+  const auto until = has_deadline_ ? deadline_ : std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (true) {
+    const std::int64_t limit = heap_limit_in_force();
+    // This statement's memory is freed by now: the rest is other workers' (and idle connections').
+    if (limit <= 0 || sqlite3_memory_used() + heap_budget_.bytes() / 2 <= limit) return true;
+    if (std::chrono::steady_clock::now() >= until || cancelled_.load()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+query_outcome sqlite_connection::run_(std::string_view sql, const exec_limits& limits,
+                                      std::chrono::steady_clock::time_point start, bool& out_of_memory) {
   begin_(limits, start);
+  out_of_memory = false;
   sqlite3_stmt* stmt = nullptr;
   if (auto refused = prepare_query_(sql, limits, start, stmt)) return std::move(*refused);
   struct finalizer {
     sqlite3_stmt* s;
     ~finalizer() { sqlite3_finalize(s); }
   } guard{stmt};
-  const auto engine_failure = [&](int code) { return engine_failure_(code, sql, limits, start); };
+  const auto engine_failure = [&](int code) {
+    out_of_memory = (code & 0xff) == SQLITE_NOMEM;
+    return engine_failure_(code, sql, limits, start);
+  };
   const int columns = sqlite3_column_count(stmt);
   int rc = SQLITE_OK;
 
@@ -283,32 +355,24 @@ query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits
     }
     bool over_bytes = false;
     for (int c = 0; c < columns && !over_bytes; ++c) {
-      switch (sqlite3_column_type(stmt, c)) {
-        case SQLITE_INTEGER:
-          out.rows.append_integer(sqlite3_column_int64(stmt, c));
-          break;
-        case SQLITE_FLOAT:
-          out.rows.append_real(sqlite3_column_double(stmt, c));
-          break;
-        case SQLITE_TEXT: {
-          const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
-          const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
-          out.rows.append_text(std::string_view(p ? p : "", n));
-          bytes += n;
-          break;
-        }
-        case SQLITE_BLOB: {
-          const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt, c));
-          const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
-          out.rows.append_blob(std::string_view(p ? p : "", n));
-          bytes += n;
-          break;
-        }
-        default:
-          out.rows.append_null();
-          break;
+      const int type = sqlite3_column_type(stmt, c);
+      if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
+        // The size first: a cell that goes over the cap is never copied.
+        const auto* p = type == SQLITE_TEXT ? reinterpret_cast<const char*>(sqlite3_column_text(stmt, c))
+                                            : static_cast<const char*>(sqlite3_column_blob(stmt, c));
+        const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
+        bytes += n;
+        over_bytes = limits.max_bytes > 0 && bytes > limits.max_bytes;
+        if (over_bytes) break;
+        const std::string_view cell(p ? p : "", n);
+        type == SQLITE_TEXT ? out.rows.append_text(cell) : out.rows.append_blob(cell);
+      } else if (type == SQLITE_INTEGER) {
+        out.rows.append_integer(sqlite3_column_int64(stmt, c));
+      } else if (type == SQLITE_FLOAT) {
+        out.rows.append_real(sqlite3_column_double(stmt, c));
+      } else {
+        out.rows.append_null();
       }
-      over_bytes = limits.max_bytes > 0 && bytes > limits.max_bytes;
     }
     if (over_bytes) {
       out.rows.keep_rows(rows);

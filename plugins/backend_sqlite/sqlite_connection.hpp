@@ -11,6 +11,7 @@
 #include <sqlmorph/backend.hpp>
 
 #include "sqlite_backend.hpp"
+#include "sqlite_heap_budget.hpp"
 
 namespace sqlmorph::sqlite {
 
@@ -47,9 +48,16 @@ class sqlite_connection final : public connection {
   std::optional<query_outcome> prepare_query_(std::string_view sql, const exec_limits& limits,
                                               std::chrono::steady_clock::time_point start,
                                               sqlite3_stmt*& stmt);
+  /// Prepares, steps and fetches once; `out_of_memory` tells whether it failed at the heap limit.
+  query_outcome run_(std::string_view sql, const exec_limits& limits,
+                     std::chrono::steady_clock::time_point start, bool& out_of_memory);
+  /// Waits, at most until the statement's deadline, for SQLite's heap to have this worker's budget
+  /// free again (another worker's statement may have taken it); false when it did not.
+  bool wait_for_heap_() const;
 
   sqlite3* db_;
   sqlite_settings settings_;
+  heap_budget_lease heap_budget_;  // counts this worker in SQLite's process-wide heap limit
   std::chrono::steady_clock::time_point deadline_{};
   bool has_deadline_ = false;
   bool deadline_hit_ = false;

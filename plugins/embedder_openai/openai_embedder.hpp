@@ -25,6 +25,7 @@ class openai_embedder final : public embedder {
   /// One request per max_batch texts, sent one after another; vectors placed by the reply's
   /// `index`. Any failed request fails the whole call.
   embedding_outcome do_embed_(std::span<const std::string> texts) const override;
+  std::string do_check_reachable_() const override { return endpoint_.check_reachable(); }
 
  private:
   embedding_outcome embed_batch_(std::span<const std::string> texts) const;

@@ -147,7 +147,7 @@ std::string sql_adherence_judge::request_votes_(const nlohmann::json& messages,
 
 judge_verdict sql_adherence_judge::evaluate_(const judge_request& request) const {
   const nlohmann::json messages =
-      nlohmann::json::array({{{"role", "user"}, {"content", template_.render(request)}}});
+      nlohmann::json::array({{{"role", "user"}, {"content", *do_prompt_(request)}}});
   const std::string prompt_hash = sha256_hex(messages.dump());
 
   std::vector<vote> votes(static_cast<std::size_t>(votes_));

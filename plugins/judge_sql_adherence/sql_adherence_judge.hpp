@@ -25,6 +25,11 @@ class sql_adherence_judge final : public judge {
  protected:
   /// Never throws: failures become a verdict with ok = false and error "judge_error: ...".
   judge_verdict do_evaluate_(const judge_request& request) const override;
+  /// The text of the one user message every vote sends.
+  std::optional<std::string> do_prompt_(const judge_request& request) const override {
+    return template_.render(request);
+  }
+  std::string do_check_reachable_() const override { return endpoint_.check_reachable(); }
 
  private:
   struct vote {

@@ -117,12 +117,23 @@ void http_client::release_(void* handle) const {
 
 http_response http_client::post(const std::string& url, const std::vector<std::string>& headers,
                                 const std::string& body, std::chrono::milliseconds timeout) const {
+  return perform_(url, headers, &body, timeout);
+}
+
+http_response http_client::get(const std::string& url, const std::vector<std::string>& headers,
+                               std::chrono::milliseconds timeout) const {
+  return perform_(url, headers, nullptr, timeout);
+}
+
+// A POST of `*body`, or a GET when `body` is null.
+http_response http_client::perform_(const std::string& url, const std::vector<std::string>& headers,
+                                    const std::string* body, std::chrono::milliseconds timeout) const {
   CURL* h = static_cast<CURL*>(acquire_());
   curl_easy_reset(h);  // keeps the handle's open connections for reuse
 
   curl_slist* raw = nullptr;
   for (const std::string& line : headers) raw = curl_slist_append(raw, line.c_str());
-  raw = curl_slist_append(raw, "Content-Type: application/json");
+  if (body != nullptr) raw = curl_slist_append(raw, "Content-Type: application/json");
   raw = curl_slist_append(raw, "Accept: application/json");
   raw = curl_slist_append(raw, "Expect:");  // no 100-continue round trip for large bodies
   const std::unique_ptr<curl_slist, slist_deleter> header_list(raw);
@@ -131,9 +142,13 @@ http_response http_client::post(const std::string& url, const std::vector<std::s
   char error_text[CURL_ERROR_SIZE] = {0};
   const long timeout_ms = std::max<long>(1, static_cast<long>(timeout.count()));
   curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(h, CURLOPT_POST, 1L);
-  curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  if (body != nullptr) {
+    curl_easy_setopt(h, CURLOPT_POST, 1L);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, body->data());
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body->size()));
+  } else {
+    curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+  }
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, header_list.get());
   curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms);
   curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, std::min<long>(timeout_ms, 10000L));

@@ -1,5 +1,5 @@
 #pragma once
-// One HTTP POST over libcurl, with a pool of easy handles so that connections are reused
+// One HTTP request (POST, or GET) over libcurl, with a pool of easy handles so that connections are reused
 // (keep-alive) across calls and threads.
 
 #include <chrono>
@@ -36,8 +36,13 @@ class http_client {
   /// send, receive) is limited to `timeout`. Never throws for network failures.
   http_response post(const std::string& url, const std::vector<std::string>& headers, const std::string& body,
                      std::chrono::milliseconds timeout) const;
+  /// GETs `url`, as post() does.
+  http_response get(const std::string& url, const std::vector<std::string>& headers,
+                    std::chrono::milliseconds timeout) const;
 
  private:
+  http_response perform_(const std::string& url, const std::vector<std::string>& headers,
+                         const std::string* body, std::chrono::milliseconds timeout) const;
   void* acquire_() const;
   void release_(void* handle) const;
 

@@ -1,5 +1,6 @@
 #include "openai_endpoint.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <thread>
@@ -50,6 +51,30 @@ openai_endpoint::openai_endpoint(endpoint_settings settings)
     }
     authorization_ = std::string("Authorization: Bearer ") + key;
   }
+}
+
+std::string openai_endpoint::check_reachable() const {
+  const std::string target = url("/models");
+  std::vector<std::string> headers;
+  if (!authorization_.empty()) headers.push_back(authorization_);
+  const auto timeout = std::min(settings_.timeout, std::chrono::milliseconds(10000));
+  http_response r;
+  try {
+    r = http_.get(target, headers, timeout);
+  } catch (const std::exception& e) {
+    return "GET " + target + ": " + e.what();
+  }
+  if (!r.received) {
+    return "GET " + target + ": " +
+           (r.timed_out ? "no response within " + seconds_text(timeout) + " s"
+                        : "no response: " + r.transport_error);
+  }
+  if (r.status == 401 || r.status == 403) {
+    return "GET " + target + ": HTTP " + std::to_string(r.status) + ": " + server_message(r.body) +
+           (settings_.api_key_env.empty() ? " (no API key was sent: set option api_key_env)"
+                                          : " (is the key in " + settings_.api_key_env + " right?)");
+  }
+  return {};
 }
 
 api_reply openai_endpoint::post(std::string_view path, const nlohmann::json& request) const {

@@ -35,6 +35,11 @@ class openai_endpoint {
   /// POSTs `request` to base_url + `path` (e.g. "/embeddings"). Never throws for remote failures.
   api_reply post(std::string_view path, const nlohmann::json& request) const;
 
+  /// One GET of base_url + "/models" (cheap, and it needs the API key), no retry, within the time
+  /// limit (at most 10 s): "" when the server answers — any status but 401 and 403, since servers
+  /// without that route still answer —, else "GET <url>: <problem>". Never throws.
+  std::string check_reachable() const;
+
   const endpoint_settings& settings() const noexcept { return settings_; }
   std::string url(std::string_view path) const { return settings_.base_url + std::string(path); }
 

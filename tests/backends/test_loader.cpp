@@ -87,3 +87,73 @@ TEST_CASE("sqlmorph-load refuses bad arguments with a clear message") {
                         test::postgres().superuser, "--replace", "--database", "sqlmorph_load_a"})
           .err.find("is a superuser") != std::string::npos);
 }
+
+TEST_CASE("sqlmorph-load runs started at once into one server all succeed, with the right data") {
+  // Loaders racing to create the same reading role, and to (re)load the same database, behave as if
+  // they had run one after the other (ctest runs several loading tests at once on one cluster).
+  test::temp_dir dir;
+  const std::string role = "sqlmorph_load_race_reader";
+  const int separate = 4;
+  // Nearly the same size, so that the loaders reach the role at about the same time.
+  const auto rows = [](int i) { return 100 + i; };
+  std::vector<std::filesystem::path> files;
+  for (int i = 0; i <= separate; ++i) {
+    const auto file = dir.path() / ("race" + std::to_string(i) + ".sqlite");
+    test::create_sqlite(file,
+                        "CREATE TABLE t(x INTEGER); WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 "
+                        "FROM c WHERE n < " +
+                            std::to_string(rows(i)) + ") INSERT INTO t SELECT n FROM c;");
+    files.push_back(file);
+  }
+  const auto database = [](int i) { return "sqlmorph_load_race_" + std::to_string(i); };
+  for (int round = 0; round < 3; ++round) {
+    CAPTURE(round);
+    // A fresh start each round: no database, no role, so that every loader finds them missing.
+    for (int i = 0; i <= separate; ++i)
+      test::pg_exec("postgres", "DROP DATABASE IF EXISTS " + database(i) + " WITH (FORCE)");
+    test::pg_exec("postgres", "DROP ROLE IF EXISTS " + role + "_1, " + role + "_2, " + role);
+
+    struct started {
+      int pid;
+      int database;
+      std::filesystem::path err;
+    };
+    std::vector<started> loaders;
+    const auto start = [&](int i, int copy) {
+      const auto err = dir.path() / ("err" + std::to_string(i) + "_" + std::to_string(copy));
+      loaders.push_back(
+          {test::start_program(
+               test::loader_binary(),
+               {"--from", "sqlite:" + files[static_cast<std::size_t>(i)].string(), "--database", database(i),
+                "--to", to_arg(), "--replace", "--grant", role, "--worker-roles", i % 2 ? "2" : "0", "-q"},
+               dir.path() / "out", err),
+           i, err});
+    };
+    for (int i = 1; i <= separate; ++i) start(i, 0);
+    start(0, 0);  // two loaders of the same database, both with --replace
+    start(0, 1);
+    for (const started& l : loaders) {
+      const int code = test::wait_for(l.pid);
+      INFO("loader of ", database(l.database), ": ", test::file_bytes(l.err));
+      CHECK(code == 0);
+    }
+    for (int i = 0; i <= separate; ++i) {
+      CAPTURE(i);
+      CHECK(test::pg_value(database(i), "SELECT count(*) || '/' || sum(x) FROM t") ==
+            std::to_string(rows(i)) + "/" + std::to_string(rows(i) * (rows(i) + 1) / 2));
+      CHECK(test::pg_value(database(i), "SELECT has_table_privilege('" + role + "', 't', 'SELECT')::text") ==
+            "true");
+    }
+    // The worker roles some loaders asked for: login roles that read through the reading role.
+    CHECK(test::pg_value("postgres",
+                         "SELECT string_agg(rolname || ':' || rolcanlogin || ':' || "
+                         "pg_has_role(rolname, '" +
+                             role +
+                             "', 'USAGE'), ',' ORDER BY rolname) "
+                             "FROM pg_roles WHERE rolname LIKE '" +
+                             role + "\\_%'") == role + "_1:true:true," + role + "_2:true:true");
+  }
+  for (int i = 0; i <= separate; ++i)
+    test::pg_exec("postgres", "DROP DATABASE IF EXISTS " + database(i) + " WITH (FORCE)");
+  test::pg_exec("postgres", "DROP ROLE IF EXISTS " + role + "_1, " + role + "_2, " + role);
+}

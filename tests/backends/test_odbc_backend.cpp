@@ -4,6 +4,7 @@
 // the time limit, results are capped, and a missing database is never created.
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -415,6 +416,8 @@ TEST_CASE("odbc: SQLite ODBC driver: predicted SQL never changes the file or rea
   const query_outcome returning = conn->execute("WITH a AS (SELECT 1) DELETE FROM items RETURNING id", {});
   INFO(returning.message);
   CHECK(returning.message.find("attempt to write a readonly database") != std::string::npos);
+  CHECK(returning.message.find("(the evaluation's session is read-only: PRAGMA query_only)") !=
+        std::string::npos);
   CHECK(conn->execute("SELECT query_only FROM pragma_query_only", {}).rows.cell(0, 0).as_integer() == 1);
   CHECK_FALSE(std::filesystem::exists(outside));
   CHECK(f.fingerprint() == before);
@@ -425,7 +428,8 @@ TEST_CASE("odbc: psqlODBC: predicted SQL never changes the database or reaches o
   const auto engine = odbc_backend();
   const auto conn = must_connect(*engine, db.target());
   const std::string before = db.fingerprint();
-  const std::string marker = (std::filesystem::temp_directory_path() / "sqlmorph-odbc-copy-marker").string();
+  // In /tmp, where the server's system user could write it, and of this process only.
+  const std::string marker = "/tmp/sqlmorph-odbc-copy-marker-" + std::to_string(::getpid());
   std::filesystem::remove(marker);
   const std::string attacks[] = {
       "DROP TABLE items",
@@ -457,6 +461,13 @@ TEST_CASE("odbc: psqlODBC: predicted SQL never changes the database or reaches o
     CHECK(after.rows.cell(0, 0).as_integer() == 3);
   }
   CHECK(conn->execute("SELECT current_setting('transaction_read_only')", {}).rows.cell(0, 0).bytes() == "on");
+  // Refusals say which layer refused.
+  CHECK(conn->execute("SELECT * FROM items FOR UPDATE", {})
+            .message.find("(the evaluation runs every query in a read-only transaction)") !=
+        std::string::npos);
+  CHECK(conn->execute("SELECT pg_read_file('/etc/passwd')", {})
+            .message.find("(refused by the privileges of the role the evaluation connects as)") !=
+        std::string::npos);
   // A query that turns the session's default off is rolled back with its transaction.
   CHECK(conn->execute("SELECT set_config('default_transaction_read_only', 'off', false)", {}).ok());
   CHECK(conn->execute("SELECT current_setting('transaction_read_only')", {}).rows.cell(0, 0).bytes() == "on");
@@ -722,22 +733,46 @@ TEST_CASE("odbc: a data source of odbc.ini works, with the backend's settings fo
   CHECK_FALSE(std::filesystem::exists(missing));
 }
 
-TEST_CASE("odbc: a connection that the server drops is a backend_error, and stays unusable") {
+TEST_CASE("odbc: psqlODBC: a query whose session another session ends runs once more on a new session") {
+  // As on the native backend: pg_terminate_backend() from another session (a query of another
+  // worker, an administrator) is not the query's doing. The query waits for an advisory lock this
+  // test holds, so that it surely runs when its session is ended.
   const postgres_db db("sqlmorph_odbc_dropped");
   const auto engine = odbc_backend();
   const auto conn = must_connect(*engine, db.target());
-  std::thread killer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    test::pg_exec("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" +
-                                  db.name + "' AND usename = 'sqlmorph_reader'");
-  });
-  const query_outcome o = conn->execute("SELECT pg_sleep(30)", time_limit(10));
-  killer.join();
-  INFO(o.message);
-  CHECK(o.status == query_status::backend_error);
-  CHECK(conn->execute("SELECT 1", {}).status == query_status::backend_error);
-  // A new connection works.
-  CHECK(must_connect(*engine, db.target())->execute("SELECT 1", {}).ok());
+  const std::string waiting = "SELECT 5 FROM (SELECT pg_advisory_xact_lock_shared(4712)) l";
+  const auto pid_of = [](const std::string& waiter) { return waiter.substr(0, waiter.find('@')); };
+  query_outcome o;
+  SUBCASE("ended once: it runs again and succeeds") {
+    const auto waiters = test::pg_stop_waiting_query(db.name, 4712, "pg_terminate_backend", 1,
+                                                     [&] { o = conn->execute(waiting, time_limit(120)); });
+    INFO(o.message);
+    REQUIRE(waiters.size() == 2);
+    CHECK(pid_of(waiters[1]) != pid_of(waiters[0]));
+    REQUIRE(o.ok());
+    CHECK(o.rows.cell(0, 0).as_integer() == 5);
+    CHECK(conn->execute("SELECT count(*) FROM items", {}).rows.cell(0, 0).as_integer() == 3);
+  }
+  SUBCASE("cancelled once: it runs again and succeeds") {
+    const auto waiters = test::pg_stop_waiting_query(db.name, 4712, "pg_cancel_backend", 1,
+                                                     [&] { o = conn->execute(waiting, time_limit(120)); });
+    INFO(o.message);
+    REQUIRE(waiters.size() == 2);
+    REQUIRE(o.ok());
+    CHECK(o.rows.cell(0, 0).as_integer() == 5);
+  }
+  SUBCASE("ended twice: a backend_error, and the connection stays unusable") {
+    const auto waiters = test::pg_stop_waiting_query(db.name, 4712, "pg_terminate_backend", 2,
+                                                     [&] { o = conn->execute(waiting, time_limit(120)); });
+    INFO(o.message);
+    CHECK(waiters.size() == 2);
+    CHECK(o.status == query_status::backend_error);
+    CHECK(o.message.find("57P01") != std::string::npos);
+    CHECK(o.message.find("(run twice: another session had stopped the first run too)") != std::string::npos);
+    CHECK(conn->execute("SELECT 1", {}).status == query_status::backend_error);
+    // A new connection works.
+    CHECK(must_connect(*engine, db.target())->execute("SELECT 1", {}).ok());
+  }
 }
 
 TEST_CASE("odbc: the backend declares what it guarantees, and the dialect is the DBMS the driver names") {

@@ -200,7 +200,7 @@ TEST_CASE(
   CHECK(records[1]["variants"] == 1);
   CHECK(records[1]["failed_variant"].is_null());
 
-  const auto named = run({"--techniques", "spider_test_suite", "--backend", "named"});
+  const auto named = run({"--techniques", "spider_test_suite", "--backend", "named", "--overwrite"});
   REQUIRE_MESSAGE(named.exit_code == 0, named.err);
   for (const json& j : read_jsonl(dir.path() / "out/results.jsonl")) {
     CHECK(j["status"] == "technique_error");

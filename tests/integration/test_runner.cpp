@@ -125,15 +125,20 @@ TEST_CASE("each distinct query executes once per run, gold queries once for all 
                                "--out",        out.string()});
   REQUIRE(r.exit_code == 0);
   // The distinct (database, SQL) pairs the run needs, gold and predicted alike.
+  // (A database missing from ../shared — wta_1 — runs nothing: its queries are counted apart, as
+  // db_missing_queries.)
   std::set<std::string> gold;
   std::set<std::string> all;
+  std::set<std::string> missing;  // the queries of a database that is not there
   std::vector<std::string> db_ids;
   {
     std::ifstream in(spider / "dev_gold.sql");
     for (std::string line; std::getline(in, line);) {
       const std::string db = line.substr(line.rfind('\t') + 1);
       db_ids.push_back(db);
-      gold.insert(db + "|" + line.substr(0, line.rfind('\t')));
+      const std::string key = db + "|" + line.substr(0, line.rfind('\t'));
+      gold.insert(key);
+      if (!std::filesystem::exists(spider / "database" / db / (db + ".sqlite"))) missing.insert(key);
     }
   }
   all = gold;
@@ -144,13 +149,18 @@ TEST_CASE("each distinct query executes once per run, gold queries once for all 
       if (!line.empty() && line.back() == '\r') line.pop_back();
       const auto b = line.find_first_not_of(" \t");
       line = b == std::string::npos ? "" : line.substr(b, line.find_last_not_of(" \t") - b + 1);
-      all.insert(db_ids[i] + "|" + line.substr(0, line.find('\t')));
+      const std::string key = db_ids[i] + "|" + line.substr(0, line.find('\t'));
+      all.insert(key);
+      if (!std::filesystem::exists(spider / "database" / db_ids[i] / (db_ids[i] + ".sqlite")))
+        missing.insert(key);
     }
   }
   // Every distinct query ran exactly once. (A predicted query that equals another item's gold query
   // is counted under whichever role asked first, so only the total is fixed.)
   const json stats = run_json(out)["statistics"];
-  CHECK(stats["gold_executed"].get<std::size_t>() + stats["pred_executed"].get<std::size_t>() == all.size());
+  CHECK(stats["gold_executed"].get<std::size_t>() + stats["pred_executed"].get<std::size_t>() ==
+        all.size() - missing.size());
+  CHECK(stats["db_missing_queries"].get<std::size_t>() == missing.size());
   CHECK(stats["gold_executed"].get<std::size_t>() <= gold.size());
   CHECK(stats["gold_executed"].get<std::size_t>() > gold.size() * 9 / 10);
 }
@@ -301,6 +311,60 @@ TEST_CASE("kill -9 in the middle of a run, then --resume: the same results as an
   CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
 }
 
+TEST_CASE("--resume notices an edited line: that unit and the rest are evaluated again, with a warning") {
+  test::temp_dir dir;
+  const std::string cases = (test::source_dir() / "examples/demo/cases.jsonl").string();
+  const std::string root = (test::build_dir() / "examples/demo").string();
+  const auto run = [&](const std::filesystem::path& out, bool resume) {
+    std::vector<std::string> args = {"--config",
+                                     config_arg(),
+                                     "eval",
+                                     "--cases",
+                                     cases,
+                                     "--db-root",
+                                     root,
+                                     "--techniques",
+                                     "execution_accuracy,exact_column_and_partial_cell",
+                                     "--out",
+                                     out.string(),
+                                     "--progress",
+                                     "none",
+                                     "-j",
+                                     "1",
+                                     "--timeout",
+                                     "2"};  // the demo has a query that runs until its limit
+    if (resume) args.push_back("--resume");
+    return run_sqlmorph(args);
+  };
+  const auto full = dir.path() / "full";
+  REQUIRE(run(full, false).exit_code == 0);
+  const auto out = dir.path() / "edited";
+  REQUIRE(run(out, false).exit_code == 0);
+  // Line 5 stays a valid record of the same example, with another EX.
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(out / "results.jsonl");
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  REQUIRE(lines.size() == 40);
+  json edited = json::parse(lines[4]);
+  REQUIRE(edited["EX"].is_number());
+  const int ex = edited["EX"].get<int>();
+  edited["EX"] = 1 - ex;
+  lines[4] = edited.dump();
+  {
+    std::ofstream rewrite(out / "results.jsonl", std::ios::trunc | std::ios::binary);
+    for (const auto& line : lines) rewrite << line << "\n";
+  }
+  const auto resumed = run(out, true);
+  REQUIRE_MESSAGE(resumed.exit_code == 0, resumed.err);
+  CHECK(resumed.err.find("results.jsonl lines 5-6 differ from what this run wrote") != std::string::npos);
+  CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
+  CHECK(json::parse(test::file_bytes(out / "summary.json"))["techniques"] ==
+        json::parse(test::file_bytes(full / "summary.json"))["techniques"]);
+  CHECK(run_json(out)["statistics"]["resumed_units"] == 2);
+}
+
 TEST_CASE("--resume refuses a folder that holds another run") {
   test::temp_dir dir;
   const auto out = dir.path() / "out";
@@ -380,6 +444,39 @@ TEST_CASE("the gold cache: a re-run executes no gold query, a changed database i
   CHECK(r1[0]["EX"] == 1);
   CHECK(r3[0]["EX"] == 1);
   CHECK(r3[1]["EX"] == 0);
+}
+
+TEST_CASE(
+    "the gold cache: a database changed to the same size with its mtime restored serves no stale result") {
+  test::temp_dir dir;
+  const auto db = dir.path() / "shop.sqlite";
+  test::create_sqlite(db, "CREATE TABLE t(x TEXT); INSERT INTO t VALUES ('aaa'), ('bbb');");
+  const auto cases = dir.path() / "cases.jsonl";
+  std::ofstream(cases) << json{{"id", "c0"},
+                               {"db", db.string()},
+                               {"gold", "SELECT x FROM t ORDER BY x"},
+                               {"pred", "SELECT 'aaa' UNION ALL SELECT 'ccc'"}}
+                              .dump()
+                       << "\n";
+  const auto cache = dir.path() / "cache";
+  const auto eval = [&](const std::string& name) {
+    const auto out = dir.path() / name;
+    const auto r =
+        run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases.string(), "--techniques",
+                      "execution_accuracy", "--cache", cache.string(), "--out", out.string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    return read_jsonl(out / "results.jsonl")[0]["EX"];
+  };
+  CHECK(eval("first") == 0);  // gold {aaa, bbb}: the prediction {aaa, ccc} is wrong
+  // The same number of bytes, another value; then the modification time put back.
+  const auto size = std::filesystem::file_size(db);
+  const auto mtime = std::filesystem::last_write_time(db);
+  test::create_sqlite(db, "UPDATE t SET x = 'ccc' WHERE x = 'bbb';");
+  std::filesystem::last_write_time(db, mtime);
+  REQUIRE(std::filesystem::file_size(db) == size);
+  REQUIRE(std::filesystem::last_write_time(db) == mtime);
+  // Gold is now {aaa, ccc}: EX 1. A cache keyed by size and mtime would serve {aaa, bbb}: EX 0.
+  CHECK(eval("second") == 1);
 }
 
 TEST_CASE("several systems in one run: a side-by-side table, summaries per system") {

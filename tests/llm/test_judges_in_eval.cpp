@@ -169,3 +169,77 @@ TEST_CASE("examples/judges/bird_judge.sh judges a BIRD mini-dev question end to 
   CHECK(j["judges"][1]["label"] == 1);
   CHECK(j["schema_source"] == "debit_card_specializing.sqlite");
 }
+
+TEST_CASE("eval --judges: an example whose database is missing is judge_error, and the judge is not asked") {
+  fake_openai_server server(&answer);
+  test::temp_dir dir;
+  test::create_sqlite(dir.path() / "shop.sqlite", "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);");
+  write_file(
+      dir.path() / "cases.jsonl",
+      R"({"id": "here", "db": "shop.sqlite", "question": "Names?", "gold": "SELECT name FROM items", "pred": "SELECT name FROM items"}
+{"id": "gone", "db": "missing.sqlite", "question": "Question about a missing database?", "gold": "SELECT 1", "pred": "SELECT 1"}
+)");
+  write_file(dir.path() / "sqlmorph.toml",
+             "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
+                 "\", api_key_env = \"\", timeout = 5.0 }\n");
+  const auto out = dir.path() / "out";
+  const auto r = test::run_sqlmorph({"--config", (dir.path() / "sqlmorph.toml").string(), "eval", "--cases",
+                                     (dir.path() / "cases.jsonl").string(), "--techniques", "none",
+                                     "--judges", "adherence,sql_correctness", "--out", out.string()});
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto results = read_jsonl(out / "results.jsonl");
+  REQUIRE(results.size() == 4);
+  CHECK(results[0]["status"] == "ok");
+  for (const json& gone : {results[2], results[3]}) {
+    CAPTURE(gone.dump());
+    CHECK(gone["id"] == "gone");
+    CHECK(gone["status"] == "judge_error");
+    CHECK(gone["label"].is_null());
+    CHECK(gone["error"].get<std::string>().find("not asked: cannot open the database (db_missing)") !=
+          std::string::npos);
+  }
+  for (const auto& req : server.requests()) {
+    if (req.method != "POST") continue;
+    CHECK(prompt_of(req).find("missing database") == std::string::npos);
+  }
+}
+
+TEST_CASE("sqlmorph judge --show-prompt prints the exact prompt the judge sends") {
+  fake_openai_server server(&answer);
+  test::temp_dir dir;
+  test::create_sqlite(dir.path() / "shop.sqlite", "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);");
+  write_file(dir.path() / "sqlmorph.toml",
+             "[judges.adherence]\nplugin = \"sql_adherence\"\noptions = { base_url = \"" + server.base_url() +
+                 "\", api_key_env = \"\", votes = 1 }\n");
+  const std::vector<std::string> args = {"--config",
+                                         (dir.path() / "sqlmorph.toml").string(),
+                                         "judge",
+                                         "--question",
+                                         "Names of the items?",
+                                         "--sql",
+                                         "SELECT name FROM items",
+                                         "--hints",
+                                         "a hint",
+                                         "--db",
+                                         (dir.path() / "shop.sqlite").string(),
+                                         "--judges",
+                                         "adherence,sql_correctness",
+                                         "--show-prompt"};
+  const auto r = test::run_sqlmorph(args);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  REQUIRE(server.request_count() == 1);
+  const std::string sent = prompt_of(server.requests()[0]);
+  CHECK(sent.find("Names of the items?") != std::string::npos);
+  CHECK(r.out.find("prompt of adherence (sql_adherence):\n-----\n" + sent + "\n-----\n") == 0);
+  CHECK(r.out.find("prompt of sql_correctness (sql_correctness): none, this judge sends no prompt") !=
+        std::string::npos);
+
+  std::vector<std::string> with_json = args;
+  with_json.push_back("--json");
+  const auto j = test::run_sqlmorph(with_json);
+  REQUIRE_MESSAGE(j.exit_code == 0, j.err);
+  const json out = json::parse(j.out);
+  CHECK(out["judges"][0]["prompt"] == sent);
+  CHECK(out["judges"][1]["prompt"].is_null());
+}

@@ -261,3 +261,39 @@ TEST_CASE("a Lua component called from another thread runs in that thread's own 
   CHECK(*other_thread[0].scores.f1 == *main_thread[0].scores.f1);
   CHECK(*other_thread[0].scores.f1 == 1.0);
 }
+
+TEST_CASE(
+    "scripts cannot change what every script shares: the sqlmorph module, the libraries, the string "
+    "metatable") {
+  for (const auto& [code, refused] : std::vector<std::pair<std::string, std::string>>{
+           {"sqlmorph.technique = function() end\n",
+            "bad.lua:1: cannot assign sqlmorph.technique: sqlmorph is read-only (every script shares it)"},
+           {"sqlmorph.rows.multiset = nil\n", "bad.lua:1: cannot assign sqlmorph.rows.multiset: "},
+           {"rawset(sqlmorph, 'technique', print)\n", "bad.lua:1: cannot assign sqlmorph.technique: "},
+           {"string.rep = nil\n", "bad.lua:1: cannot assign string.rep: "},
+           {"table.insert = print\n", "bad.lua:1: cannot assign table.insert: "},
+           {"getmetatable('').__index = {}\n", "bad.lua:1: cannot assign getmetatable('').__index: "},
+           {"getmetatable('').__index.upper = nil\n", "bad.lua:1: cannot assign string.upper: "},
+       }) {
+    CAPTURE(code);
+    CHECK(load_error(code).find(refused) == 0);
+  }
+  CHECK(load_error("setmetatable(sqlmorph, {})\n").find("cannot change a protected metatable") !=
+        std::string::npos);
+  // A script that tries and catches the error changes nothing: every reference technique is there.
+  test::temp_dir dir;
+  std::ofstream(dir.path() / "sneaky.lua") << "pcall(function() sqlmorph.technique = function() end end)\n"
+                                              "pcall(function() string.lower = string.upper end)\n"
+                                              "assert(('A'):lower() == 'a')\n";
+  scripted s({dir.path()});
+  const scripted reference;
+  CHECK(s.catalog.names() == reference.catalog.names());
+  CHECK(s.catalog.find("test_suite") != nullptr);
+  // Reading and iterating still work.
+  test::temp_dir dir2;
+  std::ofstream(dir2.path() / "reader.lua")
+      << "local n = 0 for k in pairs(sqlmorph.rows) do n = n + 1 end\n"
+         "assert(n > 0) assert(type(sqlmorph.technique) == 'function')\n"
+         "assert(('x'):rep(3) == 'xxx')\n";
+  CHECK_NOTHROW(scripted({dir2.path()}));
+}

@@ -2,12 +2,16 @@
 // runaway queries are interrupted by the engine, results are capped, text is bytes.
 
 #include <doctest/doctest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <set>
 #include <thread>
 
+#include <nlohmann/json.hpp>
 #include <sqlmorph/backend.hpp>
 
 #include "test_support.hpp"
@@ -43,6 +47,31 @@ struct fixture {
     return out;
   }
 };
+
+// `sqlmorph compare` of one predicted query against `SELECT 1` on `db`: the record, and the peak
+// resident memory of the sqlmorph process.
+struct measured_compare {
+  int exit_code = -1;
+  nlohmann::json record;
+  std::string err;
+  long peak_rss_kb = 0;
+};
+measured_compare compare_measuring_memory(const std::filesystem::path& db, const std::string& pred) {
+  test::temp_dir dir;
+  const int pid = test::start_sqlmorph({"compare", "--db", db.string(), "--gold", "SELECT 1", "--pred", pred,
+                                        "--techniques", "execution_accuracy", "--json"},
+                                       dir.path() / "out", dir.path() / "err");
+  measured_compare m;
+  int status = 0;
+  rusage usage{};
+  REQUIRE(::wait4(pid, &status, 0, &usage) == pid);
+  m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  m.peak_rss_kb = usage.ru_maxrss;
+  m.err = test::file_bytes(dir.path() / "err");
+  const std::string out = test::file_bytes(dir.path() / "out");
+  if (m.exit_code == 0) m.record = nlohmann::json::parse(out)["results"][0];
+  return m;
+}
 
 }  // namespace
 
@@ -128,12 +157,176 @@ TEST_CASE("predicted SQL can never change the database or write a file") {
   CHECK(f.run("DROP TABLE items").message ==
         "not authorized: the evaluation is read-only and refuses a schema change (DROP TABLE items)");
   CHECK(f.run("DELETE FROM items").message ==
-        "not authorized: the evaluation is read-only and refuses DELETE items");
+        "not authorized: the evaluation is read-only and refuses DELETE from table items");
   CHECK(f.run("PRAGMA writable_schema = 1").message ==
         "not authorized: the evaluation is read-only and refuses PRAGMA writable_schema = 1");
   CHECK(test::file_bytes(f.db) == before);
   CHECK(f.files() == files_before);
   CHECK_FALSE(std::filesystem::exists(escape));
+}
+
+TEST_CASE("read-only table-valued functions work: json_each, json_tree and the pragma_* that only report") {
+  fixture f;
+  const auto column = [&](std::string_view sql) {
+    const query_outcome o = f.run(sql);
+    INFO(sql, " -> ", o.message);
+    REQUIRE(o.ok());
+    std::vector<std::string> out;
+    for (std::size_t r = 0; r < o.rows.row_count(); ++r) out.push_back(python_str(o.rows.cell(r, 0)));
+    return out;
+  };
+  using strings = std::vector<std::string>;
+  CHECK(column("SELECT value FROM json_each('[1,2]')") == strings{"1", "2"});
+  CHECK(column("SELECT * FROM json_each('[1,2]')").size() == 2);
+  CHECK(column("SELECT fullkey FROM json_tree('{\"a\": [1]}') ORDER BY id") == strings{"$", "$.a", "$.a[0]"});
+  CHECK(column("SELECT items.name FROM items JOIN json_each('[1, 3]') j ON j.value = items.id ORDER BY 1")
+            .size() == 2);
+  // pragma_table_info('items') answers what PRAGMA table_info(items) answers.
+  CHECK(column("SELECT name FROM pragma_table_info('items') ORDER BY cid") ==
+        strings{"id", "name", "price", "data"});
+  CHECK(column("SELECT * FROM pragma_table_info('items')") == column("PRAGMA table_info(items)"));
+  CHECK(column("SELECT count(*) FROM pragma_table_xinfo('items')") == strings{"4"});
+  CHECK(column("SELECT count(*) FROM pragma_index_list('items')") == strings{"0"});
+  CHECK(column("SELECT count(*) FROM pragma_foreign_key_list('items')") == strings{"0"});
+  CHECK(column("SELECT name FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite%' "
+               "ORDER BY name") == strings{"cheap", "items"});
+  // A PRAGMA that reads a setting, without changing it.
+  CHECK(column("SELECT * FROM pragma_user_version") == strings{"0"});
+  CHECK(column("PRAGMA user_version") == strings{"0"});
+  CHECK(column("SELECT journal_mode FROM pragma_journal_mode") == strings{"delete"});
+  // A pragma function cannot set anything: its argument is a schema name, or there is none.
+  CHECK(f.run("SELECT * FROM pragma_journal_mode('wal')").message == "unknown database 'wal'");
+  CHECK(f.run("SELECT * FROM pragma_user_version(7)").message ==
+        "too many arguments on pragma_user_version() - max 0");
+  // generate_series is not built into Debian's SQLite library (only its shell has it): where it
+  // is missing it is an unknown table, never a refusal.
+  const query_outcome series = f.run("SELECT value FROM generate_series(1, 3)");
+  if (series.ok()) {
+    CHECK(series.rows.row_count() == 3);
+  } else {
+    CHECK(series.message == "no such table: generate_series");
+  }
+}
+
+TEST_CASE("every refusal names what was refused and why") {
+  fixture f;
+  const std::string before = test::file_bytes(f.db);
+  const std::string refused = "not authorized: the evaluation is read-only and refuses ";
+  struct refusal {
+    std::string sql;
+    std::string message;
+  };
+  const refusal table[] = {
+      {"DELETE FROM items", refused + "DELETE from table items"},
+      {"UPDATE items SET price = 0", refused + "UPDATE of items.price"},
+      {"INSERT INTO items(name) VALUES ('x')", refused + "INSERT into table items"},
+      {"INSERT INTO items(name) VALUES ('x') RETURNING id", refused + "INSERT into table items"},
+      {"DROP TABLE items", refused + "a schema change (DROP TABLE items)"},
+      {"CREATE TABLE t(x)", refused + "a schema change (CREATE TABLE t)"},
+      {"CREATE TEMP TABLE t(x)", refused + "a schema change (CREATE TEMP TABLE t)"},
+      {"ALTER TABLE items ADD COLUMN y", refused + "ALTER TABLE items"},
+      {"ATTACH DATABASE 'other.sqlite' AS other", refused + "ATTACH 'other.sqlite'"},
+      {"BEGIN", refused + "a transaction statement (BEGIN)"},
+      {"SAVEPOINT s", refused + "SAVEPOINT s"},
+      {"PRAGMA journal_mode = WAL", refused + "PRAGMA journal_mode = WAL"},
+      {"PRAGMA optimize", refused + "PRAGMA optimize"},
+      {"VACUUM", refused + "VACUUM, which is not a read-only statement"},
+      {"SELECT load_extension('x')", refused + "the function load_extension(), which loads code or reaches "
+                                               "outside the database"},
+      {"SELECT fts3_tokenizer('simple')", refused + "the function fts3_tokenizer(), which loads code or "
+                                                    "reaches outside the database"},
+      {"CREATE VIRTUAL TABLE v USING fts5(x)", refused + "a schema change (CREATE VIRTUAL TABLE v)"},
+  };
+  for (const refusal& r : table) {
+    CAPTURE(r.sql);
+    const query_outcome o = f.run(r.sql);
+    CHECK(o.status == query_status::error);
+    CHECK(o.message == r.message);
+  }
+  CHECK(test::file_bytes(f.db) == before);
+}
+
+TEST_CASE("memory bombs end as a clear status while the process stays under a few hundred MB") {
+  test::temp_dir dir;
+  const auto db = dir.path() / "small.sqlite";
+  test::create_sqlite(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1);");
+  const std::string too_big = "string or blob too big: a value would be longer than 32 MiB";
+  const std::string heap =
+      "out of memory: the query reached SQLite's heap limit (heap_limit_mb: 256 MiB per worker)";
+  struct bomb {
+    std::string sql;
+    std::string error;  // a fragment of the record's error ("" when the query may end ok)
+  };
+  const bomb bombs[] = {
+      // A string doubled until it is gigabytes long (3.1 GB of memory before values were capped).
+      {"WITH RECURSIVE d(s, n) AS (SELECT 'x', 0 UNION ALL SELECT s || s, n + 1 FROM d WHERE n < 40) "
+       "SELECT length(s) FROM d",
+       too_big},
+      {"SELECT length(replace(zeroblob(500000000), x'00', 'ab'))", too_big},
+      // One cell larger than the result's byte cap (it used to be copied whole before the cap).
+      {"SELECT zeroblob(900000000)", too_big},
+      {"WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3000000) "
+       "SELECT length(group_concat(printf('%.100c', 'x'))) FROM c",
+       too_big},
+      // SQLite's printf stops at the longest value by itself.
+      {"SELECT length(printf('%.*c', 900000000, 'x'))", ""},
+      // Values each under the limit, twenty of them in one row: the heap limit stops it.
+      {"WITH v(s) AS (SELECT printf('%.*c', 30000000, 'x')) "
+       "SELECT s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s FROM v",
+       heap},
+  };
+  for (const bomb& b : bombs) {
+    CAPTURE(b.sql);
+    const measured_compare m = compare_measuring_memory(db, b.sql);
+    INFO(m.err);
+    REQUIRE(m.exit_code == 0);
+    INFO(m.record.dump());
+    if (!b.error.empty()) {
+      CHECK(m.record["status"] == "pred_error");
+      CHECK(m.record["error"].get<std::string>().find(b.error) != std::string::npos);
+    }
+#if defined(__SANITIZE_ADDRESS__)
+    MESSAGE("peak memory not checked under AddressSanitizer (its shadow memory and quarantine)");
+#else
+    CHECK(m.peak_rss_kb < 384 * 1024);
+#endif
+  }
+}
+
+TEST_CASE("a memory bomb in one worker does not fail the queries of another") {
+  // SQLite's heap limit is process-wide: the second worker's connection doubles it, and a query
+  // that meets the limit because of the other worker's bomb runs again once the memory is back.
+  fixture f;
+  std::atomic<bool> done{false};
+  int bombs_stopped = 0;
+  std::thread bomber([&] {
+    connect_outcome c = f.engine->connect(f.db.string());
+    for (int i = 0; i < 3 && c.conn; ++i) {
+      const query_outcome o = c.conn->execute(
+          "WITH v(s) AS (SELECT printf('%.*c', 30000000, 'x')) SELECT s, s, s, s, s, s, s, s, s, s, s, s, s, "
+          "s, "
+          "s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s FROM v",
+          {});
+      if (o.status == query_status::error && o.message.find("out of memory") == 0) ++bombs_stopped;
+    }
+    done = true;
+  });
+  int innocent = 0;
+  int failed = 0;
+  std::string failure;
+  while (!done) {
+    const query_outcome o = f.run("SELECT count(*), group_concat(name) FROM items");
+    ++innocent;
+    if (!o.ok()) {
+      ++failed;
+      failure = o.message;
+    }
+  }
+  bomber.join();
+  INFO(failure);
+  CHECK(bombs_stopped == 3);
+  CHECK(innocent > 0);
+  CHECK(failed == 0);
 }
 
 TEST_CASE("a query that never ends is interrupted by the engine at the time limit") {

@@ -173,6 +173,16 @@ std::vector<recorded_request> fake_openai_server::requests() const {
   return requests_;
 }
 
+void fake_openai_server::set_models_reply(scripted_reply r) {
+  const std::lock_guard lock(mutex_);
+  models_reply_ = std::move(r);
+}
+
+std::size_t fake_openai_server::models_requests() const {
+  const std::lock_guard lock(mutex_);
+  return models_requests_;
+}
+
 std::size_t fake_openai_server::max_in_flight() const {
   const std::lock_guard lock(mutex_);
   return max_in_flight_;
@@ -231,12 +241,20 @@ void fake_openai_server::serve_connection_(int fd) {
   while (!stopping_) {
     recorded_request request;
     if (!read_request(fd, buffer, request)) break;
+    // GET .../models (the clients' reachability check) is answered apart from the scripted API.
+    const bool models = request.method == "GET" && request.path.ends_with("/models");
+    scripted_reply reply;
     {
       const std::lock_guard lock(mutex_);
-      requests_.push_back(request);
+      if (models) {
+        ++models_requests_;
+        reply = models_reply_;
+      } else {
+        requests_.push_back(request);
+      }
       max_in_flight_ = std::max(max_in_flight_, ++in_flight_);
     }
-    scripted_reply reply = next_reply_(request);
+    if (!models) reply = next_reply_(request);
     if (reply.delay.count() > 0) {
       std::unique_lock lock(mutex_);
       stop_cv_.wait_for(lock, reply.delay, [this] { return stopping_.load(); });

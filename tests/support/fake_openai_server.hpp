@@ -71,8 +71,13 @@ class fake_openai_server {
   void enqueue(scripted_reply r);
   void set_handler(handler h);
 
+  /// The requests of the API (POSTs): replies come from the queue or the handler.
   std::size_t request_count() const;
   std::vector<recorded_request> requests() const;
+  /// `GET .../models` — what clients send to check the server answers (preflight) — is answered
+  /// apart, with `r` (by default 200 and an empty model list), and only counted.
+  void set_models_reply(scripted_reply r);
+  std::size_t models_requests() const;
   /// The most requests being answered at the same time so far.
   std::size_t max_in_flight() const;
 
@@ -94,6 +99,8 @@ class fake_openai_server {
   handler handler_;
   std::deque<scripted_reply> queue_;
   std::vector<recorded_request> requests_;
+  scripted_reply models_reply_ = scripted_reply::json(R"({"object":"list","data":[]})");
+  std::size_t models_requests_ = 0;
   std::vector<int> open_fds_;
   std::vector<std::thread> connections_;
   std::size_t in_flight_ = 0;

@@ -5,12 +5,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "builtin_reference_techniques.hpp"
 #include "embeddings/embedding_setup.hpp"
@@ -168,6 +176,33 @@ void write_file(const std::filesystem::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary) << text;
 }
 
+endless_fifo::endless_fifo(std::filesystem::path file, std::string chunk) : file_(std::move(file)) {
+  if (::mkfifo(file_.c_str(), 0600) != 0)
+    throw std::runtime_error("mkfifo " + file_.string() + ": " + std::strerror(errno));
+  std::signal(SIGPIPE, SIG_IGN);  // the reader going away ends the writer with EPIPE
+  writer_ = std::thread([this, chunk = std::move(chunk)] {
+    const int fd = ::open(file_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      while (::write(fd, chunk.data(), chunk.size()) > 0) {
+      }
+      ::close(fd);
+    }
+    done_ = true;
+  });
+}
+
+endless_fifo::~endless_fifo() {
+  // A writer still waiting for a reader is let through (it then sees the reader gone).
+  while (!done_) {
+    const int fd = ::open(file_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) ::close(fd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  writer_.join();
+  std::error_code ec;
+  std::filesystem::remove(file_, ec);
+}
+
 std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::vector<nlohmann::json> out;
@@ -207,6 +242,15 @@ int start_sqlmorph(const std::vector<std::string>& args, const std::filesystem::
   return spawn(sqlmorph_binary(), args, {}, out_file, err_file);
 }
 
+int start_program(const std::filesystem::path& binary, const std::vector<std::string>& args,
+                  const std::filesystem::path& out_file, const std::filesystem::path& err_file) {
+  return spawn(binary, args, {}, out_file, err_file);
+}
+
+std::filesystem::path loader_binary() {
+  return sqlmorph_binary().parent_path() / "sqlmorph-load";
+}
+
 int wait_for(int pid) {
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -230,7 +274,7 @@ command_result run_sqlmorph(const std::vector<std::string>& args, const std::fil
 }
 
 command_result run_loader(const std::vector<std::string>& args) {
-  return run_program(sqlmorph_binary().parent_path() / "sqlmorph-load", args, {});
+  return run_program(loader_binary(), args, {});
 }
 
 }  // namespace sqlmorph::test
@@ -326,13 +370,88 @@ void pg_recreate_database(const std::string& dbname) {
 }
 
 void pg_grant_reader(const std::string& dbname) {
+  // Test programs run in parallel: another one may create the role between the check and the
+  // CREATE (then CREATE ROLE, or the catalog's unique index, reports that it exists).
   pg_exec("postgres",
           "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'sqlmorph_reader') THEN "
-          "CREATE ROLE sqlmorph_reader LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE; END IF; END $$");
+          "CREATE ROLE sqlmorph_reader LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE; END IF; "
+          "EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$");
   pg_exec(dbname,
           "GRANT USAGE ON SCHEMA public TO sqlmorph_reader; "
           "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sqlmorph_reader; "
           "REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+}
+
+pg_session::pg_session(const std::string& dbname) : conn_(PQconnectdb(postgres().conninfo(dbname).c_str())) {
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    const std::string message = PQerrorMessage(conn_);
+    PQfinish(conn_);
+    throw std::runtime_error("test PostgreSQL server: cannot connect to " + dbname + ": " + message);
+  }
+}
+
+pg_session::~pg_session() {
+  PQfinish(conn_);
+}
+
+std::string pg_session::value(const std::string& sql) {
+  PGresult* r = PQexec(conn_, sql.c_str());
+  const ExecStatusType status = PQresultStatus(r);
+  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+    const std::string message = PQresultErrorMessage(r);
+    PQclear(r);
+    throw std::runtime_error("test PostgreSQL server: " + message + " (in: " + sql.substr(0, 200) + ")");
+  }
+  std::string out =
+      status == PGRES_TUPLES_OK && PQntuples(r) > 0 && !PQgetisnull(r, 0, 0) ? PQgetvalue(r, 0, 0) : "";
+  PQclear(r);
+  return out;
+}
+
+bool eventually(const std::function<bool()>& condition, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+std::vector<std::string> pg_stop_waiting_query(const std::string& dbname, int key, const std::string& how,
+                                               int times, const std::function<void()>& run) {
+  pg_session holder(dbname);
+  pg_session watcher(dbname);
+  const std::string waiting_sql =
+      "SELECT string_agg(l.pid || '@' || a.xact_start, ',') FROM pg_locks l JOIN pg_stat_activity a USING "
+      "(pid) "
+      "WHERE l.locktype = 'advisory' AND l.objid = " +
+      std::to_string(key) +
+      " AND NOT l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+  holder.value("SELECT pg_advisory_lock(" + std::to_string(key) + ")");
+  std::vector<std::string> waiters;
+  std::string error;
+  std::thread stopper([&] {
+    try {
+      const int runs = times == 1 ? 2 : times;
+      for (int i = 0; i < runs; ++i) {
+        std::string w;
+        const bool seen = eventually([&] {
+          w = watcher.value(waiting_sql);
+          return !w.empty() && (waiters.empty() || w != waiters.back());
+        });
+        if (!seen) break;  // no further run: let the query go
+        waiters.push_back(w);
+        if (i < times) watcher.value("SELECT " + how + "(" + w.substr(0, w.find('@')) + ")");
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    holder.value("SELECT pg_advisory_unlock_all()");
+  });
+  run();
+  stopper.join();
+  if (!error.empty()) throw std::runtime_error(error);
+  return waiters;
 }
 
 void use_test_odbc_config() {

@@ -2,12 +2,16 @@
 // Helpers shared by the test programs: where things are, building results and databases,
 // running the sqlmorph executable.
 
+#include <atomic>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
+#include <libpq-fe.h>
 #include <nlohmann/json.hpp>
 #include <sqlmorph/result.hpp>
 
@@ -83,6 +87,22 @@ std::string file_bytes(const std::filesystem::path& file);
 /// Writes `text` to `file` (binary, replacing it).
 void write_file(const std::filesystem::path& file, const std::string& text);
 
+/// A FIFO whose writer (a thread) writes `chunk` over and over until the reader goes away: an
+/// endless input. Removed when the object goes away.
+class endless_fifo {
+ public:
+  endless_fifo(std::filesystem::path file, std::string chunk);
+  ~endless_fifo();
+  endless_fifo(const endless_fifo&) = delete;
+  endless_fifo& operator=(const endless_fifo&) = delete;
+  const std::filesystem::path& path() const noexcept { return file_; }
+
+ private:
+  std::filesystem::path file_;
+  std::atomic<bool> done_{false};
+  std::thread writer_;
+};
+
 /// One JSON value per non-empty line (results.jsonl, cases files).
 std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& file);
 
@@ -107,6 +127,33 @@ void pg_recreate_database(const std::string& dbname);
 /// it read access to every table of `dbname`'s public schema.
 void pg_grant_reader(const std::string& dbname);
 
+/// A superuser session of its own on `dbname`, kept open: for holding advisory locks (and a
+/// transaction) while the code under test runs. Throws with the server's message on failure.
+class pg_session {
+ public:
+  explicit pg_session(const std::string& dbname);
+  ~pg_session();
+  pg_session(const pg_session&) = delete;
+  pg_session& operator=(const pg_session&) = delete;
+  /// The first column of the first row ("" when no row or not a query).
+  std::string value(const std::string& sql);
+
+ private:
+  PGconn* conn_;
+};
+
+/// Polls `condition` every 20 ms until it holds (true) or `seconds` have passed (false).
+bool eventually(const std::function<bool()>& condition, double seconds = 30);
+
+/// Runs `run`, which must execute a query that waits for advisory lock `key` in `dbname` (e.g.
+/// `SELECT 5 FROM (SELECT pg_advisory_xact_lock_shared(4711)) l`), while a session of this test holds
+/// the lock and another thread stops the query `times` times with `how` (`pg_terminate_backend` or
+/// `pg_cancel_backend`), each time once it waits, so surely while it runs. Stopped once, the query
+/// must run again: that run is waited for, then let go. Returns the waiting sessions seen, as
+/// "pid@transaction start" (a new session or a new transaction each time).
+std::vector<std::string> pg_stop_waiting_query(const std::string& dbname, int key, const std::string& how,
+                                               int times, const std::function<void()>& run);
+
 /// Points unixODBC at the drivers registered for the tests (build/test-servers/odbc), for this
 /// process and the programs it starts.
 void use_test_odbc_config();
@@ -127,6 +174,11 @@ command_result run_loader(const std::vector<std::string>& args);
 /// Starts the sqlmorph executable in the background (stdout and stderr to files); returns its pid.
 int start_sqlmorph(const std::vector<std::string>& args, const std::filesystem::path& out_file,
                    const std::filesystem::path& err_file);
+/// Starts `binary` in the background (stdout and stderr to files); returns its pid.
+int start_program(const std::filesystem::path& binary, const std::vector<std::string>& args,
+                  const std::filesystem::path& out_file, const std::filesystem::path& err_file);
+/// sqlmorph-load's path (next to the sqlmorph executable).
+std::filesystem::path loader_binary();
 /// Waits for a started process; returns its exit code (128 + signal if killed).
 int wait_for(int pid);
 

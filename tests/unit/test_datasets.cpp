@@ -121,3 +121,18 @@ TEST_CASE("CSV: quotes, doubled quotes, embedded newlines, unterminated field") 
   CHECK(test::usage_error_of([] { core::parse_csv("a\n\"open", "t.csv"); }) ==
         "t.csv:2: quoted field is never closed");
 }
+
+TEST_CASE("CSV: broken quoting names the line, and a quote inside an unquoted field is kept") {
+  CHECK(test::usage_error_of([] { core::parse_csv("a,b\n\"x\"y,z\n", "t.csv"); }) ==
+        "t.csv:2: broken quoting: text after the closing quote of a field that starts on line 2 (a quote "
+        "inside a quoted field is written twice: \"\")");
+  CHECK(test::usage_error_of([] {
+          core::parse_csv("a\n\"multi\nline \"quote\" inside\"\n", "t.csv");
+        }).find("t.csv:3: broken quoting: text after the closing quote of a field that starts on line 2") ==
+        0);
+  const auto rows = core::parse_csv("a,b\nsay \"hi\",\"\"\n\"end\"", "t.csv");
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[1].fields[0] == "say \"hi\"");
+  CHECK(rows[1].fields[1] == "");
+  CHECK(rows[2].fields[0] == "end");
+}

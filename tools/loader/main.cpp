@@ -3,10 +3,13 @@
 //
 //   sqlmorph-load --from sqlite:FILE            --to "postgres:host=... user=... dbname={db_id}"
 //   sqlmorph-load --from sqlite-dir:DB_ROOT     --to "postgres:..." [--replace] [--grant sqlmorph_reader]
+//                 [--worker-roles N]
 //
 // Each SQLite file becomes a database named after the file (Spider's and BIRD's layout: DB_ROOT/
 // DB_ID/DB_ID.sqlite), created with the C collation. Column types come from the values stored; names
-// are lower-cased when they are plain identifiers. Row counts are checked after loading.
+// are lower-cased when they are plain identifiers. Row counts are checked after loading. Several
+// loaders may run at once into one server: each database is loaded under an advisory lock, so two
+// loaders of one database take turns, and roles another loader just created are taken as they are.
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +36,7 @@ struct options {
   std::string admin_db = "postgres";
   std::vector<std::string> only;
   std::string grant;
+  int worker_roles = 0;
   bool replace = false;
   bool quiet = false;
 };
@@ -75,6 +79,42 @@ std::string with_db(const std::string& conninfo, const std::string& db) {
   return out;
 }
 
+struct load_report {
+  std::size_t rows = 0;
+  text_repairs repairs;
+  std::map<std::string, int> types;  // columns per PostgreSQL type
+};
+
+// Creates database `name` and copies `tables` of `source` into it, then grants and analyses it.
+// The caller holds the database's lock; the connection to the new database is closed on return.
+load_report load_database(postgres_sink& admin, const std::string& conninfo, const std::string& name,
+                          sqlite_source& source, const std::vector<table_plan>& tables, const options& o) {
+  load_report report;
+  create_database(admin, name, o.replace);
+  postgres_sink db(with_db(conninfo, name));
+  for (const table_plan& t : tables) {
+    create_table(db, t);
+    std::string columns;
+    for (const column_plan& c : t.columns) {
+      columns += (columns.empty() ? "" : ", ") + quote_identifier(c.target_name);
+      ++report.types[type_name(c.type)];
+    }
+    db.copy_in("COPY " + quote_identifier(t.target_name) + " (" + columns + ") FROM STDIN",
+               [&](const std::function<void(const std::string&)>& put) {
+                 source.copy_rows(t, put, report.repairs);
+               });
+    const std::string loaded = db.value("SELECT count(*) FROM " + quote_identifier(t.target_name));
+    if (loaded != std::to_string(t.rows)) {
+      throw load_error(name + "." + t.source_name + ": " + std::to_string(t.rows) + " rows read but " +
+                       loaded + " loaded");
+    }
+    report.rows += t.rows;
+  }
+  if (!o.grant.empty()) grant_reader(admin, db, name, o.grant);
+  db.exec("ANALYZE");
+  return report;
+}
+
 int run(const options& o) {
   if (o.to.rfind("postgres:", 0) != 0) throw load_error("--to must be postgres:CONNINFO, not '" + o.to + "'");
   const std::string conninfo = o.to.substr(9);
@@ -82,46 +122,28 @@ int run(const options& o) {
     throw load_error(
         "the connection string must name the database as dbname={db_id} (each file gets its database)");
   }
+  if (o.worker_roles > 0 && o.grant.empty()) throw load_error("--worker-roles needs --grant ROLE");
   const auto todo = sources(o);
   postgres_sink admin(with_db(conninfo, o.admin_db));
+  if (!o.grant.empty()) create_reader_roles(admin, o.grant, o.worker_roles);
   std::size_t total_rows = 0;
   for (const auto& [name, file] : todo) {
     sqlite_source source(file);
     const std::vector<table_plan> tables = source.plan_tables();
-    create_database(admin, name, o.replace);
-    postgres_sink db(with_db(conninfo, name));
-    text_repairs repairs;
-    std::map<std::string, int> types;
-    std::size_t rows = 0;
-    for (const table_plan& t : tables) {
-      create_table(db, t);
-      std::string columns;
-      for (const column_plan& c : t.columns) {
-        columns += (columns.empty() ? "" : ", ") + quote_identifier(c.target_name);
-        ++types[type_name(c.type)];
-      }
-      db.copy_in(
-          "COPY " + quote_identifier(t.target_name) + " (" + columns + ") FROM STDIN",
-          [&](const std::function<void(const std::string&)>& put) { source.copy_rows(t, put, repairs); });
-      const std::string loaded = db.value("SELECT count(*) FROM " + quote_identifier(t.target_name));
-      if (loaded != std::to_string(t.rows)) {
-        throw load_error(name + "." + t.source_name + ": " + std::to_string(t.rows) + " rows read but " +
-                         loaded + " loaded");
-      }
-      rows += t.rows;
-    }
-    if (!o.grant.empty()) grant_reader(admin, db, name, o.grant);
-    db.exec("ANALYZE");
-    total_rows += rows;
+    admin.lock(database_lock(name));  // released below, or when the session ends on an error
+    const load_report report = load_database(admin, conninfo, name, source, tables, o);
+    admin.unlock(database_lock(name));
+    total_rows += report.rows;
     if (!o.quiet) {
       std::string type_text;
-      for (const auto& [type, n] : types)
+      for (const auto& [type, n] : report.types)
         type_text += (type_text.empty() ? "" : ", ") + std::to_string(n) + " " + type;
-      std::printf("%s: %zu tables, %zu rows (columns: %s)", name.c_str(), tables.size(), rows,
+      std::printf("%s: %zu tables, %zu rows (columns: %s)", name.c_str(), tables.size(), report.rows,
                   type_text.c_str());
-      if (repairs.invalid_utf8 > 0)
-        std::printf("; %zu values had invalid UTF-8, replaced by U+FFFD", repairs.invalid_utf8);
-      if (repairs.nul_bytes > 0) std::printf("; %zu values had NUL bytes, dropped", repairs.nul_bytes);
+      if (report.repairs.invalid_utf8 > 0)
+        std::printf("; %zu values had invalid UTF-8, replaced by U+FFFD", report.repairs.invalid_utf8);
+      if (report.repairs.nul_bytes > 0)
+        std::printf("; %zu values had NUL bytes, dropped", report.repairs.nul_bytes);
       std::printf("\n");
     }
   }
@@ -145,6 +167,11 @@ int main(int argc, char** argv) {
   app.add_option("--admin-db", o.admin_db, "the database connected to for CREATE DATABASE")
       ->capture_default_str();
   app.add_option("--grant", o.grant, "a role to create if missing and give read access (never a superuser)");
+  app.add_option("--worker-roles", o.worker_roles,
+                 "also create login roles ROLE_1..ROLE_N, members of the --grant role: one per evaluation "
+                 "worker (the postgres backend's user_per_worker), so that no query can stop another "
+                 "worker's session")
+      ->check(CLI::Range(0, 1000));
   app.add_flag("--replace", o.replace, "drop and load again databases that exist");
   app.add_flag("-q,--quiet", o.quiet, "print nothing but errors");
   CLI11_PARSE(app, argc, argv);

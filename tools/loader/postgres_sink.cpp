@@ -26,6 +26,28 @@ void postgres_sink::exec(const std::string& sql) {
   }
 }
 
+void postgres_sink::exec_creating(const std::string& sql) {
+  PGresult* r = PQexec(conn_, sql.c_str());
+  const ExecStatusType status = PQresultStatus(r);
+  const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+  const std::string sqlstate = state != nullptr ? state : "";
+  const std::string message = PQresultErrorMessage(r);
+  PQclear(r);
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return;
+  // duplicate_object, duplicate_database, duplicate_schema; unique_violation is what a catalog
+  // index reports when another session created the same name after this one looked.
+  if (sqlstate == "42710" || sqlstate == "42P04" || sqlstate == "42P06" || sqlstate == "23505") return;
+  throw load_error("PostgreSQL: " + message + "(in: " + sql.substr(0, 300) + ")");
+}
+
+void postgres_sink::lock(const std::string& name) {
+  exec("SELECT pg_advisory_lock(hashtextextended(" + quote_literal("sqlmorph-load:" + name) + ", 0))");
+}
+
+void postgres_sink::unlock(const std::string& name) {
+  exec("SELECT pg_advisory_unlock(hashtextextended(" + quote_literal("sqlmorph-load:" + name) + ", 0))");
+}
+
 std::string postgres_sink::value(const std::string& sql) {
   PGresult* r = PQexec(conn_, sql.c_str());
   if (PQresultStatus(r) != PGRES_TUPLES_OK) {
@@ -100,14 +122,32 @@ void create_table(postgres_sink& db, const table_plan& table) {
   db.exec(sql + ")");
 }
 
+std::string database_lock(const std::string& name) {
+  return "database " + name;
+}
+
+void create_reader_roles(postgres_sink& admin, const std::string& role, int workers) {
+  // One loader at a time creates roles; another program may still create the same role at the
+  // same moment, which exec_creating takes as success.
+  admin.lock("roles");
+  const auto create = [&](const std::string& name) {
+    admin.exec_creating("CREATE ROLE " + quote_identifier(name) +
+                        " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE");
+    if (admin.value("SELECT rolsuper::text FROM pg_roles WHERE rolname = " + quote_literal(name)) == "true") {
+      throw load_error("role " + name + " is a superuser: a reading role must not be one");
+    }
+  };
+  create(role);
+  for (int n = 1; n <= workers; ++n) {
+    const std::string worker = role + "_" + std::to_string(n);
+    create(worker);
+    admin.exec("GRANT " + quote_identifier(role) + " TO " + quote_identifier(worker));
+  }
+  admin.unlock("roles");
+}
+
 void grant_reader(postgres_sink& admin, postgres_sink& db, const std::string& database,
                   const std::string& role) {
-  const bool exists = !admin.value("SELECT 1 FROM pg_roles WHERE rolname = " + quote_literal(role)).empty();
-  if (!exists)
-    admin.exec("CREATE ROLE " + quote_identifier(role) + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE");
-  if (admin.value("SELECT rolsuper::text FROM pg_roles WHERE rolname = " + quote_literal(role)) == "true") {
-    throw load_error("role " + role + " is a superuser: a reading role must not be one");
-  }
   admin.exec("REVOKE ALL ON DATABASE " + quote_identifier(database) + " FROM PUBLIC");
   admin.exec("GRANT CONNECT ON DATABASE " + quote_identifier(database) + " TO " + quote_identifier(role));
   db.exec("REVOKE CREATE ON SCHEMA public FROM PUBLIC");

@@ -1,0 +1,187 @@
+#include "cli/command_requests.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "app/preflight.hpp"
+#include "config/run_values.hpp"
+#include "datasets/bird_files.hpp"
+#include "datasets/cases_file.hpp"
+#include "datasets/spider_files.hpp"
+#include "datasets/spider_questions.hpp"
+#include "errors.hpp"
+#include "eval/example_evaluator.hpp"
+#include "eval/query_runner.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+// Runs a reader; what it refuses is about the input file (input_error), not the options.
+template <typename Read>
+auto read_input(Read&& read) {
+  try {
+    return read();
+  } catch (const input_error&) {
+    throw;
+  } catch (const usage_error& e) {
+    throw input_error(e.what());
+  }
+}
+
+// "NAME=FILE" or "FILE" (named after the file).
+std::pair<std::optional<std::string>, std::string> system_and_file(const std::string& arg) {
+  const auto eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0) return {std::nullopt, arg};
+  return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+std::vector<example> read_requested_examples(const eval_options& o) {
+  if (o.cases && o.benchmark) throw usage_error("give either --cases or --benchmark, not both");
+  if (o.cases) {
+    if (o.gold || !o.preds.empty())
+      throw usage_error("--gold and --pred go with --benchmark, not with --cases");
+    std::vector<example> ex = read_input([&] {
+      return read_cases_file(*o.cases,
+                             o.db_root ? std::optional<std::filesystem::path>(*o.db_root) : std::nullopt);
+    });
+    if (o.system) {
+      for (example& e : ex) e.system = *o.system;
+    }
+    return ex;
+  }
+  if (!o.benchmark)
+    throw usage_error(
+        "nothing to evaluate: give --cases FILE or --benchmark spider|bird --gold ... --pred ... --db-root "
+        "...");
+  if (*o.benchmark != "spider" && *o.benchmark != "bird")
+    throw usage_error("unknown benchmark '" + *o.benchmark + "' (known: spider, bird)");
+  if (!o.gold || o.preds.empty() || !o.db_root) {
+    throw usage_error("--benchmark " + *o.benchmark +
+                      " needs --gold FILE, --pred [NAME=]FILE (once per system) and --db-root DIR");
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory(*o.db_root, ec))
+    throw usage_error("--db-root " + *o.db_root + " is not a directory");
+  if (o.system && o.preds.size() > 1)
+    throw usage_error("--system names a single system; with several, write --pred NAME=FILE");
+  std::vector<example> all;
+  std::vector<std::string> names;
+  for (const std::string& arg : o.preds) {
+    // Plain variables, not a structured binding: clang 14 (the fuzz preset) cannot capture bindings in
+    // lambdas.
+    auto split = system_and_file(arg);
+    std::optional<std::string> name = std::move(split.first);
+    const auto file = std::move(split.second);
+    if (!name) name = o.system;
+    std::vector<example> ex;
+    if (*o.benchmark == "spider") {
+      const prediction_tabs tabs = parse_prediction_tabs(o.pred_tabs);
+      ex = read_input([&] { return read_spider_files({*o.gold, file, *o.db_root, name, tabs}); });
+      // The judges read the questions: from --questions, else dev.json next to the gold file.
+      std::optional<std::filesystem::path> questions = o.questions;
+      if (!questions && !o.judges.empty()) questions = spider_questions_next_to(*o.gold);
+      if (questions) read_input([&] { return attach_spider_questions(ex, *questions); });
+    } else {
+      ex = read_input([&] { return read_bird_files({*o.gold, file, *o.db_root, name}); });
+    }
+    const std::string system = ex.empty() ? std::string() : ex.front().system;
+    if (std::find(names.begin(), names.end(), system) != names.end()) {
+      throw usage_error("two prediction files are named '" + system + "'; name them with --pred NAME=FILE");
+    }
+    names.push_back(system);
+    all.insert(all.end(), std::make_move_iterator(ex.begin()), std::make_move_iterator(ex.end()));
+  }
+  return all;
+}
+
+}  // namespace
+
+std::vector<record> compare_records(environment& env, const compare_options& o) {
+  env.use_embedding_cache(o.run.embedding_cache, o.run.no_embedding_cache, env.config().run.cache_dir);
+  const auto techniques =
+      env.techniques().assemble(split_technique_list(o.run.techniques), parse_penalize_choice(o.run.penalize),
+                                env.registry(), o.run.plug_value);
+  if (techniques.empty()) throw usage_error("compare needs a technique (--techniques none leaves none)");
+  if (!o.run.no_preflight) check_remote_services(techniques, {}, env.registry());
+  const run_limits limits = limits_from(env.config(), o.run);
+  query_runner runner(limits.gold, limits.pred);
+  example_evaluator evaluator(runner, techniques, env.routes(route_choice_from(o.run)));
+  example ex;
+  ex.id = "compare";
+  ex.db = o.db;
+  ex.db_id = o.db_id;
+  ex.gold = o.gold;
+  ex.pred = o.pred;
+  return evaluator.evaluate(ex);
+}
+
+std::vector<example> read_examples(const eval_options& o) {
+  std::vector<example> examples = read_requested_examples(o);
+  if (!o.backends.empty()) examples = examples_on_each_backend(examples, o.backends);
+  return examples;
+}
+
+evaluation_settings evaluation_settings_from(environment& env, const eval_options& o, bool quiet) {
+  const run_limits limits = limits_from(env.config(), o.run);
+  evaluation_settings settings;
+  settings.routes = env.routes(route_choice_from(o.run), o.backends);
+  settings.gold_limits = limits.gold;
+  settings.pred_limits = limits.pred;
+  env.use_embedding_cache(
+      o.run.embedding_cache, o.run.no_embedding_cache,
+      o.cache ? std::optional<std::filesystem::path>(*o.cache) : env.config().run.cache_dir);
+  std::vector<std::string> names = split_technique_list(o.run.techniques);
+  // spider_exact_match is built in (a metric on parsed SQL and tables.json, nothing executed).
+  if (const auto em = std::find(names.begin(), names.end(), exact_match_technique); em != names.end()) {
+    names.erase(std::remove(names.begin(), names.end(), exact_match_technique), names.end());
+    std::filesystem::path tables;
+    if (o.tables) {
+      tables = *o.tables;
+    } else if (o.gold) {
+      tables = std::filesystem::path(*o.gold).parent_path() / "tables.json";
+      if (!std::filesystem::exists(tables))
+        throw usage_error(std::string(exact_match_technique) +
+                          " needs Spider's tables.json: --tables FILE (" + tables.string() +
+                          " does not exist)");
+    } else {
+      throw usage_error(std::string(exact_match_technique) + " needs Spider's tables.json: --tables FILE");
+    }
+    settings.exact_match = std::make_shared<const exact_match_metric>(tables);
+  } else if (o.tables) {
+    throw usage_error("--tables is read by spider_exact_match only, which --techniques does not list");
+  }
+  settings.techniques = env.techniques().assemble(names, parse_penalize_choice(o.run.penalize),
+                                                  env.registry(), o.run.plug_value);
+  settings.judges = resolve_judges(env.config(), env.registry(), o.judges);
+  if (settings.techniques.empty() && settings.judges.empty() && !settings.exact_match)
+    throw usage_error("nothing to do: --techniques none and no --judges");
+  if (!o.run.no_preflight) check_remote_services(settings.techniques, settings.judges, env.registry());
+  // An empty folder name writes nothing (the Python module's out=None; the CLI refuses it).
+  if (!o.out.empty()) settings.out_dir = std::filesystem::path(o.out);
+  settings.jobs = o.jobs ? checked_jobs(static_cast<double>(*o.jobs), "--jobs") : env.config().run.jobs;
+  settings.resume = o.resume;
+  settings.overwrite = o.overwrite;
+  settings.require_databases = o.require_databases;
+  if (o.resume && o.overwrite)
+    throw usage_error("--resume and --overwrite contradict each other: choose one");
+  if (o.cache)
+    settings.cache_dir = std::filesystem::path(*o.cache);
+  else
+    settings.cache_dir = env.config().run.cache_dir;
+  settings.on_script_error = parse_script_error_policy(env.config().lua.on_error);
+  settings.progress = quiet ? progress_mode::none : parse_progress_mode(o.progress);
+  // What run.json records about how the run was made.
+  settings.manifest["command"] = command_line();
+  settings.manifest["configuration"] =
+      env.config().source.empty() ? "built-in defaults" : env.config().source.string();
+  settings.manifest["plugins"] = nlohmann::ordered_json::array();
+  for (const loaded_library& lib : env.registry().libraries()) {
+    settings.manifest["plugins"].push_back(
+        {{"library", lib.name}, {"version", lib.version}, {"file", lib.file.string()}});
+  }
+  settings.manifest["build_fingerprint"] = SQLMORPH_BUILD_FINGERPRINT;
+
+  return settings;
+}
+
+}  // namespace sqlmorph::core

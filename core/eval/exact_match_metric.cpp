@@ -1,0 +1,104 @@
+#include "eval/exact_match_metric.hpp"
+
+#include <unordered_map>
+
+#include <sqlmorph/hash.hpp>
+
+#include "datasets/text_lines.hpp"
+
+namespace sqlmorph::core {
+
+namespace {
+
+constexpr const char* partial_fields[5] = {"acc", "rec", "f1", "label_total", "pred_total"};
+
+int* field_of(spider::partial_score& s, int k) {
+  int* fields[5] = {&s.acc, &s.rec, &s.f1, &s.label_total, &s.pred_total};
+  return fields[k];
+}
+
+std::string partial_key(std::size_t clause, int field) {
+  return std::string("partial.") + spider::partial_clauses[clause] + "." + partial_fields[field];
+}
+
+record labelled(const example& ex) {
+  record r;
+  r.id = ex.id;
+  r.db_id = ex.db_id;
+  r.system = ex.system;
+  r.difficulty = ex.difficulty;
+  r.technique = exact_match_technique;
+  return r;
+}
+
+}  // namespace
+
+exact_match_metric::exact_match_metric(const std::filesystem::path& tables_file) {
+  const std::string text = read_file(tables_file);
+  schemas_ = parse_spider_tables(text, tables_file.string());
+  char digest[17];
+  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(hash_bytes(text, 0)));
+  identity_ = std::string(exact_match_technique) + " tables " + digest;
+}
+
+record exact_match_metric::evaluate(const example& ex) const {
+  record r = labelled(ex);
+  std::string db_id = ex.db_id;
+  if (db_id.empty()) db_id = std::filesystem::path(ex.db).parent_path().filename().string();
+  const auto it = schemas_.find(db_id);
+  if (it == schemas_.end()) {
+    r.status = example_status::db_missing;
+    r.error = "database '" + db_id + "' is not in tables.json";
+    return r;
+  }
+  const spider::exact_match_outcome o = spider::score_exact_match(ex.gold, ex.pred, it->second);
+  if (!o.gold_error.empty()) {
+    r.status = example_status::gold_error;
+    r.error = o.gold_error;
+    return r;
+  }
+  if (r.difficulty.empty()) r.difficulty = o.hardness;
+  r.scores.extra.emplace_back("EM", std::int64_t{o.scores.exact ? 1 : 0});
+  r.scores.extra.emplace_back("pred_parsed", o.pred_parsed);
+  if (!o.pred_parsed) r.scores.extra.emplace_back("pred_parse_error", o.pred_error);
+  for (std::size_t c = 0; c < spider::partial_clauses.size(); ++c) {
+    spider::partial_score s = o.scores.partial[c];
+    for (int k = 0; k < 5; ++k) r.scores.extra.emplace_back(partial_key(c, k), std::int64_t{*field_of(s, k)});
+  }
+  return r;
+}
+
+record exact_match_metric::missing(const example& ex) const {
+  record r = labelled(ex);
+  r.status = example_status::pred_missing;
+  r.error = "no prediction for this example" + (ex.origin.empty() ? std::string() : " (" + ex.origin + ")");
+  return r;
+}
+
+bool exact_match_scores_of(const record& r, spider::exact_match_scores& out) {
+  // Field name -> (clause, metric); -1 is EM.
+  static const std::unordered_map<std::string, std::pair<int, int>> slots = [] {
+    std::unordered_map<std::string, std::pair<int, int>> m;
+    m.emplace("EM", std::pair{-1, 0});
+    for (std::size_t c = 0; c < spider::partial_clauses.size(); ++c) {
+      for (int k = 0; k < 5; ++k) m.emplace(partial_key(c, k), std::pair{static_cast<int>(c), k});
+    }
+    return m;
+  }();
+  std::size_t found = 0;
+  for (const auto& [name, value] : r.scores.extra) {
+    const auto* v = std::get_if<std::int64_t>(&value);
+    if (v == nullptr) continue;
+    const auto it = slots.find(name);
+    if (it == slots.end()) continue;
+    ++found;
+    if (it->second.first < 0)
+      out.exact = *v != 0;
+    else
+      *field_of(out.partial[static_cast<std::size_t>(it->second.first)], it->second.second) =
+          static_cast<int>(*v);
+  }
+  return found == slots.size();
+}
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,60 @@
+#include "output/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "errors.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+std::string system_reason(int err) {
+  return std::strerror(err);
+}
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& file, std::string_view text) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw usage_error("cannot write " + file.string() + ": it exists and is not a regular file");
+  // Unique per process and call, in the target's folder (rename must not cross filesystems).
+  static std::atomic<unsigned> counter{0};
+  const std::string tmp =
+      file.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) throw usage_error("cannot write " + file.string() + ": " + system_reason(errno));
+  const auto fail = [&](int err) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw usage_error("cannot write " + file.string() + ": " + system_reason(err));
+  };
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(errno);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) fail(errno);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw usage_error("cannot write " + file.string() + ": " + system_reason(err));
+  }
+  if (::rename(tmp.c_str(), file.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw usage_error("cannot write " + file.string() + ": " + system_reason(err));
+  }
+}
+
+}  // namespace sqlmorph::core

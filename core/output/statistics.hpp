@@ -1,0 +1,51 @@
+// Statistics for summary.json (issue 13, §2): bootstrap intervals of means and paired tests between systems.
+// Every resampling is seeded so that a run's numbers are reproducible.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace sqlmorph::output {
+
+struct interval {
+  double mean = 0;
+  double low = 0;   // 2.5th percentile of the resampled means
+  double high = 0;  // 97.5th percentile
+};
+
+inline constexpr std::size_t default_resamples = 1000;
+inline constexpr std::uint64_t default_seed = 20261124;
+
+// Percentile bootstrap of the mean: `resamples` samples of size n drawn with replacement.
+// An empty input gives {0, 0, 0}.
+interval bootstrap_mean(std::span<const double> values, std::size_t resamples = default_resamples,
+                        std::uint64_t seed = default_seed);
+
+// The index stream the bootstrap draws from (exposed so that a test can recompute the intervals slowly):
+// a splitmix64 generator with an unbiased draw in [0, n).
+class resample_source {
+ public:
+  explicit resample_source(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next();
+  std::size_t below(std::size_t n);
+
+ private:
+  std::uint64_t state_;
+};
+
+struct pairwise_counts {
+  std::size_t wins = 0;    // a > b
+  std::size_t losses = 0;  // a < b
+  std::size_t ties = 0;
+};
+pairwise_counts count_pairwise(std::span<const double> a, std::span<const double> b);
+
+// McNemar's exact test (two-sided) on the discordant pairs: b = a right and b wrong, c = the reverse.
+double mcnemar_exact_p(std::size_t b, std::size_t c);
+
+// Paired bootstrap test of mean(a) == mean(b): two-sided p-value from the resampled mean differences.
+double paired_bootstrap_p(std::span<const double> a, std::span<const double> b,
+                          std::size_t resamples = default_resamples, std::uint64_t seed = default_seed);
+
+}  // namespace sqlmorph::output

@@ -1,0 +1,278 @@
+#include "runner/run_merge.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "datasets/json_input.hpp"
+#include "datasets/text_lines.hpp"
+#include "errors.hpp"
+#include "output/atomic_file.hpp"
+#include "output/record_json.hpp"
+#include "runner/run_manifest.hpp"
+#include "runner/shard_plan.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+// One shard folder, read.
+struct shard_folder {
+  std::filesystem::path dir;
+  nlohmann::json manifest;
+  shard_run shard;
+  std::string results;  // results.jsonl
+};
+
+// Where one unit's lines are: a shard and the byte range of its lines.
+struct unit_lines {
+  std::size_t shard = 0;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::string first_id;
+  unit_check check;
+};
+
+shard_folder read_shard(const std::filesystem::path& dir) {
+  shard_folder f;
+  f.dir = dir;
+  const auto manifest_file = dir / "run.json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(manifest_file, ec))
+    throw input_error(manifest_file.string() + ": no run.json (is " + dir.string() +
+                      " the --out of a shard run?)");
+  f.manifest = parse_input_json(read_file(manifest_file), manifest_file.string());
+  if (!f.manifest.is_object() || !f.manifest.contains("shard"))
+    throw input_error(manifest_file.string() + ": not a shard run (made without eval --shard K/N)");
+  f.shard = shard_run::from_json(f.manifest["shard"], manifest_file.string());
+  const auto results_file = dir / "results.jsonl";
+  if (std::filesystem::exists(results_file, ec)) f.results = read_file(results_file);
+  return f;
+}
+
+std::string shard_name(const shard_run& s) {
+  return std::to_string(s.spec.index) + "/" + std::to_string(s.spec.count);
+}
+
+std::size_t lines_per_example(const nlohmann::json& manifest) {
+  std::size_t n = 0;
+  if (manifest.contains("techniques") && manifest["techniques"].is_array())
+    n += manifest["techniques"].size();
+  if (manifest.contains("judges") && manifest["judges"].is_array()) n += manifest["judges"].size();
+  return n;
+}
+
+// The complete units at the start of a shard's results.jsonl, each checked against its digest.
+// Stops at the first unit that is cut short or does not match (what follows it cannot be placed).
+void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::optional<unit_lines>>& found,
+                std::vector<std::string>& problems) {
+  const std::size_t per_example = lines_per_example(f.manifest);
+  const std::vector<unit_check> checks = read_unit_checks(f.dir / "results.jsonl");
+  std::size_t pos = 0;
+  std::size_t k = 0;  // the unit's position in the shard
+  for (const shard_run::unit& u : f.shard.units) {
+    const std::size_t begin = pos;
+    std::vector<record_key> keys;
+    std::string first_id;
+    bool complete = true;
+    for (std::size_t k = 0; k < u.examples * per_example; ++k) {
+      const std::size_t end = f.results.find('\n', pos);
+      if (end == std::string::npos) {
+        complete = false;
+        break;
+      }
+      const auto j = nlohmann::json::parse(f.results.begin() + static_cast<long>(pos),
+                                           f.results.begin() + static_cast<long>(end), nullptr, false);
+      record r;
+      if (j.is_discarded() || !record_from_json(j, r)) {
+        problems.push_back((f.dir / "results.jsonl").string() + ": a line of unit " +
+                           std::to_string(u.index) + " is not a record");
+        return;
+      }
+      if (first_id.empty()) first_id = r.id;
+      keys.push_back({r.id, r.system, r.technique, r.penalize_extra_pred_cols});
+      pos = end + 1;
+    }
+    if (!complete) return;           // an interrupted shard: the units from here on are missing
+    if (k >= checks.size()) return;  // its checksum never reached the disk: missing, like a cut unit
+    if (!checks[k].matches(std::string_view(f.results).substr(begin, pos - begin))) {
+      problems.push_back((f.dir / "results.jsonl").string() + ": the lines of unit " +
+                         std::to_string(u.index) + " (example " + first_id +
+                         ") differ from what its shard run wrote (edited?)");
+      return;
+    }
+    ++k;
+    if (unit_keys_digest(keys) != u.keys_digest) {
+      problems.push_back((f.dir / "results.jsonl").string() + ": the lines of unit " +
+                         std::to_string(u.index) + " (example " + first_id +
+                         ") are not the ones its shard run planned");
+      return;
+    }
+    if (found[u.index]) {
+      problems.push_back("unit " + std::to_string(u.index) + " (example " + first_id +
+                         ") is in two shards: " + std::to_string(found[u.index]->shard) + " and " +
+                         std::to_string(shard_pos) + " of the folders given");
+      continue;
+    }
+    found[u.index] = unit_lines{shard_pos, begin, pos, first_id, checks[k - 1]};
+  }
+}
+
+double number_or_zero(const nlohmann::json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+}
+
+}  // namespace
+
+merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
+                           const std::filesystem::path& out, bool overwrite) {
+  if (shard_dirs.empty()) throw usage_error("merge needs the shard folders");
+  std::vector<shard_folder> shards;
+  for (const auto& dir : shard_dirs) shards.push_back(read_shard(dir));
+
+  // Every shard of the same run.
+  const shard_run& first = shards.front().shard;
+  for (const shard_folder& f : shards) {
+    const shard_run& s = f.shard;
+    if (s.run_fingerprint != first.run_fingerprint || s.spec.count != first.spec.count ||
+        s.run_units != first.run_units || s.run_examples != first.run_examples) {
+      throw input_error(f.dir.string() + " is shard " + shard_name(s) + " of another run than " +
+                        shards.front().dir.string() + " (run fingerprint " + s.run_fingerprint + " vs " +
+                        first.run_fingerprint + ")");
+    }
+  }
+  std::vector<std::string> problems;
+  std::map<std::size_t, std::string> shard_dir_of;
+  for (const shard_folder& f : shards) {
+    const auto [it, added] = shard_dir_of.try_emplace(f.shard.spec.index, f.dir.string());
+    if (!added)
+      problems.push_back("shard " + shard_name(f.shard) + " given twice: " + it->second + " and " +
+                         f.dir.string());
+  }
+  for (std::size_t k = 0; k < first.spec.count; ++k) {
+    if (!shard_dir_of.count(k))
+      problems.push_back("shard " + std::to_string(k) + "/" + std::to_string(first.spec.count) +
+                         " not given");
+  }
+
+  std::vector<std::optional<unit_lines>> found(first.run_units);
+  for (std::size_t i = 0; i < shards.size(); ++i) read_units(shards[i], i, found, problems);
+
+  // Missing units, named with their shard (and so the task to rerun with --resume).
+  std::map<std::size_t, std::size_t> planned_in;  // unit -> shard index
+  for (const shard_folder& f : shards)
+    for (const auto& u : f.shard.units) planned_in.emplace(u.index, f.shard.spec.index);
+  std::vector<std::string> missing;
+  for (std::size_t u = 0; u < found.size(); ++u) {
+    if (found[u]) continue;
+    const auto it = planned_in.find(u);
+    missing.push_back("unit " + std::to_string(u) +
+                      (it == planned_in.end() ? std::string(" (its shard was not given)")
+                                              : " (shard " + std::to_string(it->second) + "/" +
+                                                    std::to_string(first.spec.count) + ")"));
+  }
+  if (!missing.empty() || !problems.empty()) {
+    std::string message =
+        "cannot merge " + std::to_string(shards.size()) + " shard folders into " + out.string();
+    for (const auto& p : problems) message += "\n  " + p;
+    if (!missing.empty()) {
+      message += "\n  " + std::to_string(missing.size()) + " of " + std::to_string(found.size()) +
+                 " units missing (rerun their shards with --resume):";
+      const std::size_t shown = std::min<std::size_t>(missing.size(), 50);
+      for (std::size_t i = 0; i < shown; ++i) message += "\n    " + missing[i];
+      if (shown < missing.size())
+        message += "\n    ... and " + std::to_string(missing.size() - shown) + " more";
+    }
+    throw input_error(message);
+  }
+
+  // The output folder.
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) throw usage_error("cannot create output directory " + out.string() + ": " + ec.message());
+  for (const char* name : {"results.jsonl", "results.jsonl.check", "summary.json", "run.json"}) {
+    if (!overwrite && std::filesystem::exists(out / name, ec))
+      throw usage_error(out.string() + " already holds " + name + "; pass --overwrite to replace it");
+  }
+
+  merge_outcome result;
+  result.examples = first.run_examples;
+  result.units = first.run_units;
+  result.shards = shards.size();
+  std::string results;
+  std::string checks;  // results.jsonl.check: the merged folder resumes like any run's
+  for (const auto& u : found) {
+    checks += std::to_string(u->check.bytes) + "\t" + u->check.hash + "\n";
+    const std::string& text = shards[u->shard].results;
+    results.append(text, u->begin, u->end - u->begin);
+    std::size_t pos = u->begin;
+    while (pos < u->end) {
+      const std::size_t end = text.find('\n', pos);
+      record r;
+      record_from_json(
+          nlohmann::json::parse(text.begin() + static_cast<long>(pos), text.begin() + static_cast<long>(end)),
+          r);
+      result.summary.add(r);
+      pos = end + 1;
+    }
+  }
+  for (const shard_folder& f : shards)
+    result.wall_seconds = std::max(result.wall_seconds, number_or_zero(f.manifest, "wall_seconds"));
+
+  // run.json: shard 0's, as the whole run (fingerprint, examples, statistics summed over the shards).
+  const shard_folder* base = &shards.front();
+  for (const shard_folder& f : shards)
+    if (f.shard.spec.index == 0) base = &f;
+  nlohmann::ordered_json run = nlohmann::ordered_json::parse(base->manifest.dump());
+  run["status"] = "complete";
+  run["fingerprint"] = first.run_fingerprint;
+  run["examples"] = first.run_examples;
+  run.erase("shard");
+  std::string started, finished;
+  nlohmann::ordered_json statistics = nlohmann::ordered_json::object();
+  nlohmann::ordered_json merged_from = nlohmann::ordered_json::array();
+  std::vector<const shard_folder*> ordered;
+  for (const shard_folder& f : shards) ordered.push_back(&f);
+  std::sort(ordered.begin(), ordered.end(), [](const shard_folder* a, const shard_folder* b) {
+    return a->shard.spec.index < b->shard.spec.index;
+  });
+  for (const shard_folder* f : ordered) {
+    const auto& m = f->manifest;
+    const std::string s = m.value("started", std::string());
+    const std::string e =
+        m.contains("finished") && m["finished"].is_string() ? m["finished"].get<std::string>() : "";
+    if (!s.empty() && (started.empty() || s < started)) started = s;
+    if (e > finished) finished = e;
+    if (m.contains("statistics") && m["statistics"].is_object()) {
+      for (const auto& [key, value] : m["statistics"].items()) {
+        if (!value.is_number_unsigned()) continue;
+        statistics[key] = statistics.value(key, std::uint64_t{0}) + value.get<std::uint64_t>();
+      }
+    }
+    merged_from.push_back({{"folder", f->dir.string()},
+                           {"shard", shard_name(f->shard)},
+                           {"fingerprint", m.value("fingerprint", std::string())},
+                           {"host", m.contains("machine") ? m["machine"].value("host", std::string()) : ""},
+                           {"status", m.value("status", std::string())},
+                           {"wall_seconds", number_or_zero(m, "wall_seconds")}});
+  }
+  statistics["units"] = first.run_units;
+  statistics["written_units"] = first.run_units;
+  run["statistics"] = statistics;
+  run["started"] = started;
+  run["finished"] = finished;
+  run["wall_seconds"] = result.wall_seconds;
+  run["merged_from"] = merged_from;
+
+  write_file_atomically(out / "results.jsonl", results);
+  write_file_atomically(checks_file(out / "results.jsonl"), checks);
+  write_file_atomically(out / "summary.json",
+                        dump_json(result.summary.to_json(result.examples, result.wall_seconds), 2) + "\n");
+  write_file_atomically(out / "run.json", dump_json(run, 2) + "\n");
+  return result;
+}
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,115 @@
+// Statistics for summary.json (issue 13, §2): bootstrap intervals against a slow reference computation,
+// McNemar's exact test against values computed exactly (integer binomial sums) for textbook tables.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "output/statistics.hpp"
+
+using namespace sqlmorph::output;
+
+namespace {
+// The slow way: materialise every resample, take its mean, sort all means, and read the percentiles as numpy
+// does.
+interval reference_interval(const std::vector<double>& values, std::size_t resamples, std::uint64_t seed) {
+  resample_source source(seed);
+  std::vector<double> means;
+  for (std::size_t r = 0; r < resamples; ++r) {
+    std::vector<double> sample;
+    for (std::size_t i = 0; i < values.size(); ++i) sample.push_back(values[source.below(values.size())]);
+    double sum = 0;
+    for (double v : sample) sum += v;
+    means.push_back(sum / static_cast<double>(sample.size()));
+  }
+  std::sort(means.begin(), means.end());
+  auto at = [&](double q) {
+    const double pos = q * static_cast<double>(means.size() - 1);
+    const auto lo = static_cast<std::size_t>(pos);
+    const std::size_t hi = std::min(lo + 1, means.size() - 1);
+    return means[lo] + (pos - static_cast<double>(lo)) * (means[hi] - means[lo]);
+  };
+  double sum = 0;
+  for (double v : values) sum += v;
+  return {sum / static_cast<double>(values.size()), at(0.025), at(0.975)};
+}
+
+std::vector<double> mixed_scores() {
+  std::vector<double> values;
+  for (int i = 0; i < 200; ++i) values.push_back(i % 3 == 0 ? 0.0 : (i % 7 == 0 ? 0.5 : 1.0));
+  return values;
+}
+}  // namespace
+
+TEST_CASE("bootstrap intervals equal the slow reference computation") {
+  const auto values = mixed_scores();
+  for (const std::uint64_t seed : std::vector<std::uint64_t>{1, 42, default_seed}) {
+    const interval fast = bootstrap_mean(values, 1000, seed);
+    const interval slow = reference_interval(values, 1000, seed);
+    CHECK(fast.mean == doctest::Approx(slow.mean).epsilon(1e-12));
+    CHECK(fast.low == doctest::Approx(slow.low).epsilon(1e-12));
+    CHECK(fast.high == doctest::Approx(slow.high).epsilon(1e-12));
+    CHECK(fast.low < fast.mean);
+    CHECK(fast.mean < fast.high);
+  }
+}
+
+TEST_CASE("bootstrap intervals are reproducible for a seed and change with it") {
+  const auto values = mixed_scores();
+  const interval a = bootstrap_mean(values);
+  const interval b = bootstrap_mean(values);
+  CHECK(a.low == b.low);
+  CHECK(a.high == b.high);
+  const interval other = bootstrap_mean(values, default_resamples, default_seed + 1);
+  CHECK((other.low != a.low || other.high != a.high));
+}
+
+TEST_CASE("bootstrap of constant or empty input") {
+  const std::vector<double> ones(50, 1.0);
+  const interval i = bootstrap_mean(ones);
+  CHECK(i.mean == 1.0);
+  CHECK(i.low == 1.0);
+  CHECK(i.high == 1.0);
+  const interval none = bootstrap_mean(std::vector<double>{});
+  CHECK(none.mean == 0.0);
+}
+
+TEST_CASE("the 95% interval of a mean covers the binomial normal-approximation interval roughly") {
+  // 1,000 examples at EX 0.6: the bootstrap interval's half-width is close to 1.96 * sqrt(p(1-p)/n) = 0.0304.
+  std::vector<double> values;
+  for (int i = 0; i < 1000; ++i) values.push_back(i % 5 < 3 ? 1.0 : 0.0);
+  const interval i = bootstrap_mean(values);
+  CHECK(i.mean == doctest::Approx(0.6));
+  CHECK((i.high - i.low) / 2 == doctest::Approx(0.0304).epsilon(0.15));
+}
+
+TEST_CASE("McNemar's exact test matches exact binomial sums") {
+  CHECK(mcnemar_exact_p(1, 5) == doctest::Approx(0.21875).epsilon(1e-12));
+  CHECK(mcnemar_exact_p(5, 1) == doctest::Approx(0.21875).epsilon(1e-12));
+  CHECK(mcnemar_exact_p(0, 10) == doctest::Approx(0.001953125).epsilon(1e-12));
+  CHECK(mcnemar_exact_p(7, 2) == doctest::Approx(0.1796875).epsilon(1e-12));
+  CHECK(mcnemar_exact_p(5, 5) == 1.0);
+  CHECK(mcnemar_exact_p(0, 0) == 1.0);
+  // The table in Wikipedia's McNemar article (b = 121, c = 59).
+  CHECK(mcnemar_exact_p(121, 59) == doctest::Approx(4.434449263755176e-06).epsilon(1e-9));
+}
+
+TEST_CASE("wins, losses and ties and the paired bootstrap") {
+  const std::vector<double> a{1, 1, 0, 0.5, 1};
+  const std::vector<double> b{0, 1, 1, 0.5, 0};
+  const auto counts = count_pairwise(a, b);
+  CHECK(counts.wins == 2);
+  CHECK(counts.losses == 1);
+  CHECK(counts.ties == 2);
+  CHECK_THROWS(count_pairwise(a, std::vector<double>{1}));
+  // Identical systems: no evidence of a difference.
+  CHECK(paired_bootstrap_p(a, a) == 1.0);
+  // A system better on 80 of 100 examples and never worse: a tiny p-value.
+  std::vector<double> better(100, 1.0);
+  std::vector<double> worse(100, 1.0);
+  for (int i = 0; i < 80; ++i) worse[static_cast<std::size_t>(i)] = 0.2;
+  CHECK(paired_bootstrap_p(better, worse) < 0.01);
+  CHECK(paired_bootstrap_p(better, worse) == paired_bootstrap_p(better, worse));
+}
