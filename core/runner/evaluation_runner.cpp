@@ -367,6 +367,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
         ++written;
         changed.notify_all();
         if (!abort_reason.empty()) break;
+        // A stop asked while workers keep up with the writer must not wait for the queue to run
+        // dry (it may never): units finished but not yet written are left to --resume.
+        if (stop_asked()) break;
       }
       if (!abort_reason.empty()) break;
       if (stop_asked()) {
