@@ -401,8 +401,12 @@ std::string run_summary::difficulty_table(const std::string& system) const {
   std::set<std::size_t> right;
   for (std::size_t i = 0; i < difficulties.size() + 1; ++i) right.insert(i + 2);
   table.align_right(right);
+  std::size_t rows = 0;
   for (const group& g : groups_.items) {
     if (g.system != system) continue;
+    // Exact set match has no EX/F1: its numbers per difficulty are in its own official table.
+    if (g.technique == exact_match_technique) continue;
+    ++rows;
     std::vector<std::string> row = {variant_label(g.technique, g.penalize), g.n[3] > 0 ? "F1" : "EX"};
     for (const std::string& d : difficulties) {
       std::string cell = "-";
@@ -417,6 +421,7 @@ std::string run_summary::difficulty_table(const std::string& system) const {
     row.push_back(format_metric(g.headline()));
     table.add_row(std::move(row));
   }
+  if (rows == 0) return {};
   // The number of examples per difficulty, as the official evaluator prints it.
   std::vector<std::string> counts = {"count", ""};
   std::size_t total = 0;

@@ -65,6 +65,8 @@ TEST_CASE(
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("EXACT MATCHING ACCURACY") != std::string::npos);
   CHECK(r.out.find("PARTIAL MATCHING F1") != std::string::npos);
+  // No empty EX row for it in the execution table by difficulty (here the only technique: no such table).
+  CHECK(r.out.find("by difficulty") == std::string::npos);
   const auto records = read_jsonl(dir.path() / "out" / "results.jsonl");
   REQUIRE(records.size() == 3);
   CHECK(records[0]["technique"] == "spider_exact_match");
