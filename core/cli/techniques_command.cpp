@@ -6,6 +6,7 @@
 
 #include "app/environment.hpp"
 #include "cli/commands.hpp"
+#include "eval/exact_match_metric.hpp"
 #include "output/record_json.hpp"
 
 namespace sqlmorph::core {
@@ -44,6 +45,18 @@ nlohmann::ordered_json technique_json(const technique_spec& s) {
   return j;
 }
 
+// Techniques built into the engine rather than assembled from components (no columns/rows/scorer).
+struct built_in_technique {
+  const char* name;
+  const char* description;
+};
+constexpr built_in_technique built_in_techniques[] = {
+    {exact_match_technique,
+     "Spider's official exact set match (evaluation.py --etype match): parse trees compared after the "
+     "foreign-key rebuild, EM and the partial scores per clause; executes nothing; needs tables.json "
+     "(--tables, default beside --gold); runs only when named (not part of \"all\"); not available in Lua"},
+};
+
 int run_techniques(const global_options& g, bool json) {
   apply_logging(g);
   const auto env = environment::load(g.config_file);
@@ -52,6 +65,9 @@ int run_techniques(const global_options& g, bool json) {
     out["techniques"] = nlohmann::ordered_json::array();
     for (const std::string& name : env->techniques().names())
       out["techniques"].push_back(technique_json(*env->techniques().find(name)));
+    out["built_in"] = nlohmann::ordered_json::array();
+    for (const built_in_technique& t : built_in_techniques)
+      out["built_in"].push_back({{"name", t.name}, {"description", t.description}});
     std::cout << dump_json(out, 2) << "\n";
     return 0;
   }
@@ -74,6 +90,8 @@ int run_techniques(const global_options& g, bool json) {
     std::cout << "    columns: " << describe(s->columns) << "  rows: " << describe(s->rows)
               << "  scorer: " << describe(s->scorer) << "\n";
   }
+  for (const built_in_technique& t : built_in_techniques)
+    std::cout << t.name << "  (built in)\n    " << t.description << "\n";
   return 0;
 }
 

@@ -105,6 +105,11 @@ TEST_CASE("new user: sqlmorph techniques --json lists every technique with its c
   }
   CHECK(j["techniques"][0]["name"] == "execution_accuracy");
   CHECK(j["techniques"][0]["columns"]["name"] == "positional");
+  // Built into the engine, not assembled from components: listed apart, in both forms.
+  REQUIRE(j["built_in"].size() == 1);
+  CHECK(j["built_in"][0]["name"] == "spider_exact_match");
+  CHECK(j["built_in"][0]["description"].get<std::string>().find("tables.json") != std::string::npos);
+  CHECK(text.out.find("spider_exact_match  (built in)") != std::string::npos);
 }
 
 TEST_CASE(
