@@ -132,24 +132,9 @@ evaluation_settings evaluation_settings_from(environment& env, const eval_option
       o.cache ? std::optional<std::filesystem::path>(*o.cache) : env.config().run.cache_dir);
   std::vector<std::string> names = split_technique_list(o.run.techniques);
   // spider_exact_match is built in (a metric on parsed SQL and tables.json, nothing executed).
-  if (const auto em = std::find(names.begin(), names.end(), exact_match_technique); em != names.end()) {
-    names.erase(std::remove(names.begin(), names.end(), exact_match_technique), names.end());
-    std::filesystem::path tables;
-    if (o.tables) {
-      tables = *o.tables;
-    } else if (o.gold) {
-      tables = std::filesystem::path(*o.gold).parent_path() / "tables.json";
-      if (!std::filesystem::exists(tables))
-        throw usage_error(std::string(exact_match_technique) +
-                          " needs Spider's tables.json: --tables FILE (" + tables.string() +
-                          " does not exist)");
-    } else {
-      throw usage_error(std::string(exact_match_technique) + " needs Spider's tables.json: --tables FILE");
-    }
-    settings.exact_match = std::make_shared<const exact_match_metric>(tables);
-  } else if (o.tables) {
-    throw usage_error("--tables is read by spider_exact_match only, which --techniques does not list");
-  }
+  settings.exact_match =
+      take_exact_match(names, o.tables ? std::optional<std::filesystem::path>(*o.tables) : std::nullopt,
+                       o.gold ? std::optional<std::filesystem::path>(*o.gold) : std::nullopt, "--tables");
   settings.techniques = env.techniques().assemble(names, parse_penalize_choice(o.run.penalize),
                                                   env.registry(), o.run.plug_value);
   settings.judges = resolve_judges(env.config(), env.registry(), o.judges);

@@ -74,5 +74,6 @@ void register_techniques_command(CLI::App& app, const global_options& g, int& ex
 void register_run_command(CLI::App& app, const global_options& g, int& exit_code);
 void register_judge_command(CLI::App& app, const global_options& g, int& exit_code);
 void register_merge_command(CLI::App& app, const global_options& g, int& exit_code);
+void register_export_command(CLI::App& app, const global_options& g, int& exit_code);
 
 }  // namespace sqlmorph::core

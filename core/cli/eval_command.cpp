@@ -35,15 +35,8 @@ int run_eval(const global_options& g, const eval_options& o) {
       const std::string by_difficulty = outcome.summary.difficulty_table(systems.front());
       if (!by_difficulty.empty()) std::cout << "\nby difficulty:\n" << by_difficulty;
     }
-    for (const std::string& system : systems) {
-      // The official scripts' own tables, for the techniques that reproduce them.
-      const std::string label = system.empty() ? std::string() : " (" + system + ")";
-      if (const std::string t = spider_official_table(outcome.summary, system); !t.empty())
-        std::cout << "\nSpider, as the official evaluator prints it" << label << ":\n" << t;
-      if (const std::string t = bird_official_table(outcome.summary, system); !t.empty())
-        std::cout << "\nBIRD, as its evaluation scripts print it" << label << ":\n" << t;
-    }
-    std::cout << outcome.summary.exact_match_tables();
+    // The official scripts' own tables, for the techniques that reproduce them.
+    std::cout << official_tables_text(outcome.summary);
     if (!outcome.summary.judge_groups().empty()) std::cout << "\njudges:\n" << outcome.summary.judges_table();
     const auto& s = outcome.stats;
     std::printf(

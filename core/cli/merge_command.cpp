@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "output/official_tables.hpp"
 #include "output/record_json.hpp"
 #include "runner/run_merge.hpp"
 
@@ -28,7 +29,7 @@ int run_merge(const global_options& g, const merge_options& o) {
   std::cout << merged.summary.to_table();
   const auto systems = merged.summary.systems();
   if (systems.size() > 1) std::cout << "\n" << merged.summary.systems_table();
-  std::cout << merged.summary.exact_match_tables();
+  std::cout << official_tables_text(merged.summary);
   const std::filesystem::path out(o.out);
   std::printf("\n%zu examples (%zu units) from %zu shards\nresults in %s, summary in %s, run in %s\n",
               merged.examples, merged.units, merged.shards, (out / "results.jsonl").c_str(),

@@ -1,10 +1,12 @@
 #include "eval/exact_match_metric.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <sqlmorph/hash.hpp>
 
 #include "datasets/text_lines.hpp"
+#include "errors.hpp"
 
 namespace sqlmorph::core {
 
@@ -73,6 +75,27 @@ record exact_match_metric::missing(const example& ex) const {
   r.status = example_status::pred_missing;
   r.error = "no prediction for this example" + (ex.origin.empty() ? std::string() : " (" + ex.origin + ")");
   return r;
+}
+
+std::shared_ptr<const exact_match_metric> take_exact_match(
+    std::vector<std::string>& names, const std::optional<std::filesystem::path>& tables,
+    const std::optional<std::filesystem::path>& gold_file, const std::string& tables_option) {
+  const auto listed = std::find(names.begin(), names.end(), exact_match_technique);
+  if (listed == names.end()) {
+    if (tables)
+      throw usage_error(tables_option + " is read by " + exact_match_technique +
+                        " only, which the techniques do not list");
+    return nullptr;
+  }
+  names.erase(std::remove(names.begin(), names.end(), exact_match_technique), names.end());
+  if (tables) return std::make_shared<const exact_match_metric>(*tables);
+  const std::string needs =
+      std::string(exact_match_technique) + " needs Spider's tables.json: " + tables_option;
+  if (!gold_file) throw usage_error(needs + " FILE");
+  const std::filesystem::path beside = gold_file->parent_path() / "tables.json";
+  if (!std::filesystem::exists(beside))
+    throw usage_error(needs + " FILE (" + beside.string() + " does not exist)");
+  return std::make_shared<const exact_match_metric>(beside);
 }
 
 bool exact_match_scores_of(const record& r, spider::exact_match_scores& out) {

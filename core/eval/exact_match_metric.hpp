@@ -5,7 +5,10 @@
 // `partial.<clause>.<acc|rec|f1|label_total|pred_total>`.
 
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <sqlmorph/spider_exact_match.hpp>
 
@@ -35,6 +38,14 @@ class exact_match_metric {
   spider_schemas schemas_;
   std::string identity_;
 };
+
+/// Takes spider_exact_match out of the technique `names` and returns its metric (null when not
+/// listed), reading `tables`, else tables.json beside `gold_file`; `tables_option` names where the
+/// file is given (`--tables`, a Lua field) in usage errors. `tables` without the technique listed is
+/// a usage error too.
+std::shared_ptr<const exact_match_metric> take_exact_match(
+    std::vector<std::string>& names, const std::optional<std::filesystem::path>& tables,
+    const std::optional<std::filesystem::path>& gold_file, const std::string& tables_option);
 
 /// The scores an exact-match record carries, read back from its extra fields (false when they are
 /// not all there).

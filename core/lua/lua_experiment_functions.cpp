@@ -183,7 +183,8 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 }
 
 // sqlmorph.evaluate{ examples = E or {E1, E2}, techniques = "all" or {...}, penalize = "true"|"false"|"both",
-//                    plug_value = bool, timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N,
+//                    plug_value = bool, tables = FILE (Spider's tables.json, for spider_exact_match),
+//                    timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N,
 //                    jobs = N, backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id
 //                    = NAME }, backends = { NAME, ... } (each example on each, systems SYSTEM@NAME), out =
 //                    DIR, resume = bool, overwrite = bool, cache = DIR, progress =
@@ -338,6 +339,11 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   lua_pop(L, 1);
   if (!side_by_side.empty()) examples = examples_on_each_backend(examples, side_by_side);
   settings.routes = backend_routes::make(*ctx.config, *ctx.registry, routes, side_by_side);
+  // spider_exact_match is built in: it reads Spider's tables.json (`tables`), executes nothing.
+  const auto tables = opt_string(L, 1, "tables");
+  settings.exact_match =
+      take_exact_match(techniques, tables ? std::optional<std::filesystem::path>(*tables) : std::nullopt,
+                       std::nullopt, "sqlmorph.evaluate: 'tables'");
   settings.techniques =
       ctx.catalog->assemble(techniques, parse_penalize_choice(penalize), *ctx.registry, plug_value);
   settings.judges = judges_field(L, 1, ctx);
@@ -355,7 +361,7 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     throw usage_error("sqlmorph.evaluate was interrupted; evaluate with resume = true to continue");
 
   // { examples, wall_seconds, out, rows = { {system, technique, penalize, count, scored, EX, EXP, EXR, F1,
-  // statuses}, ... } }
+  // statuses}, ... }, exact_match = {...}, judges = {...} }
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, static_cast<lua_Integer>(outcome.examples));
   lua_setfield(L, -2, "examples");
@@ -396,6 +402,32 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
   }
   lua_setfield(L, -2, "rows");
+  // exact_match = { {system, count, EM, by_difficulty = { easy = {count, EM}, ..., all = {...} }}, ... }
+  const auto& exact = outcome.summary.exact_match();
+  lua_createtable(L, static_cast<int>(exact.size()), 0);
+  for (std::size_t i = 0; i < exact.size(); ++i) {
+    const std::string& system = exact[i].first;
+    const spider::exact_match_summary& em = exact[i].second;
+    const auto push_level = [&](const spider::exact_match_level& level) {
+      lua_pushinteger(L, static_cast<lua_Integer>(level.count));
+      lua_setfield(L, -2, "count");
+      lua_pushnumber(L, level.exact);
+      lua_setfield(L, -2, "EM");
+    };
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, system.c_str());
+    lua_setfield(L, -2, "system");
+    push_level(em.level("all"));
+    lua_createtable(L, 0, static_cast<int>(spider::exact_match_levels.size()));
+    for (const char* name : spider::exact_match_levels) {
+      lua_createtable(L, 0, 2);
+      push_level(em.level(name));
+      lua_setfield(L, -2, name);
+    }
+    lua_setfield(L, -2, "by_difficulty");
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  lua_setfield(L, -2, "exact_match");
   // judges = { {system, judge, count, labelled, mean_label, mean_confidence, agreement, compared,
   //             counts = {judge1_ex1, ...}, prompt_tokens, completion_tokens, statuses}, ... }
   const auto& judged = outcome.summary.judge_groups();

@@ -43,19 +43,23 @@ std::string three_places(double v) {
 
 }  // namespace
 
-std::string exact_match_text(const spider::exact_match_summary& s) {
+std::vector<std::size_t> exact_match_counts(const spider::exact_match_summary& s) {
+  std::vector<std::size_t> counts;
+  for (const char* name : spider::exact_match_levels) counts.push_back(s.level(name).count);
+  return counts;
+}
+
+std::string exact_match_text(const spider::exact_match_summary& s, const std::string& count_label) {
   std::vector<spider::exact_match_level> levels;
-  std::vector<std::string> names;
   std::vector<std::string> counts;
   std::vector<std::string> em;
   for (const char* name : spider::exact_match_levels) {
     levels.push_back(s.level(name));
-    names.emplace_back(name);
     counts.push_back(std::to_string(levels.back().count));
     em.push_back(three_places(levels.back().exact));
   }
-  std::string out = row("", names) + row("count", counts);
-  out += "\n====================== EXACT MATCHING ACCURACY =====================\n";
+  std::string out = "\n====================== EXACT MATCHING ACCURACY =====================\n";
+  if (!count_label.empty()) out += row(count_label, counts);
   out += row("exact match", em);
   const char* headers[3] = {"\n---------------------PARTIAL MATCHING ACCURACY----------------------\n",
                             "---------------------- PARTIAL MATCHING RECALL ----------------------\n",

@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "output/exact_match_table.hpp"
+
 namespace sqlmorph::core {
 namespace {
 
@@ -75,28 +77,47 @@ std::string spider_official_table(const run_summary& summary, const std::string&
   const std::vector<std::string> hardness(levels.begin(), levels.end() - 1);
   const std::array<std::pair<const char*, const char*>, 2> rows = {
       {{"execution", "spider_official_exec"}, {"test-suite", "spider_test_suite"}}};
-  std::string out;
-  bool header = false;
+  // print_scores(etype="all"): the levels, one count row, the execution block, the exact-match block.
+  std::string exec_block;
+  std::optional<std::vector<std::size_t>> counts;
   for (const auto& [label, technique] : rows) {
     const technique_groups t = groups_of(summary, system, technique);
     if (t.all == nullptr || !has_any_level(t, hardness)) continue;
     const row_values v = values_of(
         t, levels, [](const run_summary::group& g) { return g.mean(0); },
         [](const run_summary::group& g) { return g.n[0]; });
-    if (!header) {
-      // print_formated_s: "{:20} " + ' '.join([fmt] * len(l))
-      out += padded("", 20) + " ";
-      for (std::size_t i = 0; i < levels.size(); ++i) out += (i ? " " : "") + padded(levels[i], 20);
-      out += "\n" + padded("count", 20) + " ";
-      for (std::size_t i = 0; i < levels.size(); ++i)
-        out += (i ? " " : "") + padded(std::to_string(v.counts[i]), 20);
-      out += "\n=====================   EXECUTION ACCURACY     =====================\n";
-      header = true;
+    if (!counts) {
+      counts = v.counts;
+      exec_block = "=====================   EXECUTION ACCURACY     =====================\n";
     }
-    out += padded(label, 20) + " ";
-    for (std::size_t i = 0; i < levels.size(); ++i) out += (i ? " " : "") + padded(fixed(v.values[i], 3), 20);
-    out += "\n";
+    exec_block += padded(label, 20) + " ";
+    for (std::size_t i = 0; i < levels.size(); ++i)
+      exec_block += (i ? " " : "") + padded(fixed(v.values[i], 3), 20);
+    exec_block += "\n";
   }
+  const spider::exact_match_summary* em = nullptr;
+  for (const auto& [name, s] : summary.exact_match()) {
+    if (name == system) em = &s;
+  }
+  if (!counts && em == nullptr) return "";
+  std::string em_count_label;
+  if (em != nullptr) {
+    const std::vector<std::size_t> em_counts = exact_match_counts(*em);
+    // Exact match needs tables.json only, execution a database file: where the counts differ
+    // (a database absent), the exact-match block gets its own count row.
+    if (!counts)
+      counts = em_counts;
+    else if (*counts != em_counts)
+      em_count_label = "count (exact match)";
+  }
+  // print_formated_s: "{:20} " + ' '.join([fmt] * len(l))
+  std::string out = padded("", 20) + " ";
+  for (std::size_t i = 0; i < levels.size(); ++i) out += (i ? " " : "") + padded(levels[i], 20);
+  out += "\n" + padded("count", 20) + " ";
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    out += (i ? " " : "") + padded(std::to_string((*counts)[i]), 20);
+  out += "\n" + exec_block;
+  if (em != nullptr) out += exact_match_text(*em, em_count_label);
   return out;
 }
 
@@ -148,6 +169,18 @@ std::string bird_official_table(const run_summary& summary, const std::string& s
       out += "\n";
       break;
     }
+  }
+  return out;
+}
+
+std::string official_tables_text(const run_summary& summary) {
+  std::string out;
+  for (const std::string& system : summary.systems()) {
+    const std::string label = system.empty() ? std::string() : " (" + system + ")";
+    if (const std::string t = spider_official_table(summary, system); !t.empty())
+      out += "\nSpider, as the official evaluator prints it" + label + ":\n" + t;
+    if (const std::string t = bird_official_table(summary, system); !t.empty())
+      out += "\nBIRD, as its evaluation scripts print it" + label + ":\n" + t;
   }
   return out;
 }

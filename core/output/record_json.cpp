@@ -24,6 +24,86 @@ void text_or_null(json_writer& w, const std::string& s) {
   w.string(s);
 }
 
+void extra_value(json_writer& w, const sqlmorph::field_value& value) {
+  struct visitor {
+    json_writer& w;
+    void operator()(std::nullptr_t) const { w.null(); }
+    void operator()(bool b) const { w.boolean(b); }
+    void operator()(std::int64_t i) const { w.integer(i); }
+    void operator()(double d) const { w.real(d); }
+    void operator()(const std::string& s) const { w.string(s); }
+  };
+  std::visit(visitor{w}, value);
+}
+
+std::string_view head_of(std::string_view name) {
+  const auto dot = name.find('.');
+  return dot == std::string_view::npos ? std::string_view() : name.substr(0, dot);
+}
+
+// extra[begin, end) share `prefix` (with its dot): each written as a member of one object, the
+// names' next dotted part nested again.
+void nested_fields(json_writer& w, const sqlmorph::fields& extra, std::size_t begin, std::size_t end,
+                   std::size_t prefix) {
+  w.begin_object();
+  for (std::size_t i = begin; i < end;) {
+    const std::string_view rest = std::string_view(extra[i].first).substr(prefix);
+    const std::string_view head = head_of(rest);
+    std::size_t j = i + 1;
+    const bool nestable =
+        !head.empty() && std::none_of(extra.begin() + begin, extra.begin() + end, [&](const auto& e) {
+          return std::string_view(e.first).substr(prefix) == head;
+        });
+    if (nestable) {
+      while (j < end && head_of(std::string_view(extra[j].first).substr(prefix)) == head) ++j;
+      w.key(head);
+      nested_fields(w, extra, i, j, prefix + head.size() + 1);
+    } else {
+      w.key(rest);
+      extra_value(w, extra[i].second);
+    }
+    i = j;
+  }
+  w.end_object();
+}
+
+// The extra fields; consecutive ones named `a.b...` with the same `a` form one object member `a`
+// (record_from_json reads them back flat), unless a field is also named `a` itself.
+void write_extra_fields(json_writer& w, const sqlmorph::fields& extra) {
+  for (std::size_t i = 0; i < extra.size();) {
+    const std::string_view head = head_of(extra[i].first);
+    const bool nestable = !head.empty() && std::none_of(extra.begin(), extra.end(),
+                                                        [&](const auto& e) { return e.first == head; });
+    std::size_t j = i + 1;
+    if (nestable) {
+      while (j < extra.size() && head_of(extra[j].first) == head) ++j;
+      w.key(head);
+      nested_fields(w, extra, i, j, head.size() + 1);
+    } else {
+      w.key(extra[i].first);
+      extra_value(w, extra[i].second);
+    }
+    i = j;
+  }
+}
+
+// A member of a record beyond the known fields, as extra fields: an object's members flattened
+// to dotted names (as write_extra_fields nests them).
+void read_extra_field(const std::string& key, const nlohmann::json& v, sqlmorph::fields& out) {
+  if (v.is_boolean())
+    out.push_back({key, v.get<bool>()});
+  else if (v.is_number_integer())
+    out.push_back({key, v.get<std::int64_t>()});
+  else if (v.is_number())
+    out.push_back({key, v.get<double>()});
+  else if (v.is_string())
+    out.push_back({key, v.get<std::string>()});
+  else if (v.is_object() && !v.empty())
+    for (const auto& [member, value] : v.items()) read_extra_field(key + "." + member, value, out);
+  else
+    out.push_back({key, nullptr});
+}
+
 }  // namespace
 
 void append_record_json(std::string& out, const record& r, bool with_example) {
@@ -89,18 +169,7 @@ void append_record_json(std::string& out, const record& r, bool with_example) {
     w.key("judge_ms");
     milliseconds(w, j.judge_ms);
   }
-  for (const auto& [name, value] : r.scores.extra) {
-    w.key(name);
-    struct visitor {
-      json_writer& w;
-      void operator()(std::nullptr_t) const { w.null(); }
-      void operator()(bool b) const { w.boolean(b); }
-      void operator()(std::int64_t i) const { w.integer(i); }
-      void operator()(double d) const { w.real(d); }
-      void operator()(const std::string& s) const { w.string(s); }
-    };
-    std::visit(visitor{w}, value);
-  }
+  write_extra_fields(w, r.scores.extra);
   w.end_object();
 }
 
@@ -165,16 +234,7 @@ bool record_from_json(const nlohmann::json& j, record& out) {
       if (std::find(std::begin(known), std::end(known), key) != std::end(known)) continue;
       if (judged && std::find(std::begin(judge_known), std::end(judge_known), key) != std::end(judge_known))
         continue;
-      if (v.is_boolean())
-        out.scores.extra.push_back({key, v.get<bool>()});
-      else if (v.is_number_integer())
-        out.scores.extra.push_back({key, v.get<std::int64_t>()});
-      else if (v.is_number())
-        out.scores.extra.push_back({key, v.get<double>()});
-      else if (v.is_string())
-        out.scores.extra.push_back({key, v.get<std::string>()});
-      else
-        out.scores.extra.push_back({key, nullptr});
+      read_extra_field(key, v, out.scores.extra);
     }
     return true;
   } catch (const nlohmann::json::exception&) {

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include <sqlmorph/hash.hpp>
 
 #include "eval/exact_match_metric.hpp"
 #include "output/exact_match_table.hpp"
+#include "output/summary_statistics.hpp"
 #include "output/text_table.hpp"
 
 namespace sqlmorph::core {
@@ -22,7 +24,7 @@ std::string format_metric(const std::optional<double>& m) {
 }
 
 nlohmann::ordered_json group_json(const run_summary::group& g, const char* breakdown_key,
-                                  const std::string& breakdown) {
+                                  const std::string& breakdown, output::resample_plan& plan) {
   nlohmann::ordered_json t;
   t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
   t["technique"] = g.technique;
@@ -38,6 +40,7 @@ nlohmann::ordered_json group_json(const run_summary::group& g, const char* break
     t[metric_names[m]] = mean ? nlohmann::ordered_json(*mean) : nlohmann::ordered_json(nullptr);
   }
   if (const auto ves = g.r_ves()) t["R-VES"] = *ves;
+  t["interval"] = metric_intervals(g, plan);
   t["statuses"] = nlohmann::ordered_json::object();
   for (const auto& [status, n] : g.statuses()) t["statuses"][status] = n;
   return t;
@@ -85,6 +88,7 @@ void run_summary::group::add(const record& r) {
     if (*metrics[m]) {
       sum[m] += **metrics[m];
       ++n[m];
+      values[static_cast<std::size_t>(m)].push_back(static_cast<float>(**metrics[m]));
     }
   }
   for (const auto& [name, v] : r.scores.extra) {
@@ -209,7 +213,21 @@ void run_summary::add(const record& r) {
   }
   const std::uint32_t penalize = r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? 1 : 0) : 2;
   group_key key{id_of(r.system), id_of(r.technique), penalize, 0};
-  groups_.at(key, r).add(r);
+  group& top = groups_.at(key, r);
+  top.add(r);
+  // The question: the id without the "SYSTEM:" prefix of benchmark runs.
+  std::string_view question = r.id;
+  if (!r.system.empty() && question.size() > r.system.size() &&
+      question.substr(0, r.system.size()) == r.system && question[r.system.size()] == ':')
+    question.remove_prefix(r.system.size() + 1);
+  top.questions.push_back(
+      question_ids_.try_emplace(std::string(question), static_cast<std::uint32_t>(question_ids_.size()))
+          .first->second);
+  const auto or_nan = [](const std::optional<double>& v) {
+    return v ? static_cast<float>(*v) : std::numeric_limits<float>::quiet_NaN();
+  };
+  top.question_ex.push_back(or_nan(r.scores.ex));
+  top.question_f1.push_back(or_nan(r.scores.f1));
   key[3] = id_of(r.difficulty);
   group& d = by_difficulty_.at(key, r);
   d.difficulty = r.difficulty;
@@ -233,7 +251,8 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
   j["examples"] = examples;
   j["wall_seconds"] = wall_seconds;
   j["techniques"] = nlohmann::ordered_json::array();
-  for (const group& g : groups_.items) j["techniques"].push_back(group_json(g, nullptr, ""));
+  output::resample_plan plan;
+  for (const group& g : groups_.items) j["techniques"].push_back(group_json(g, nullptr, "", plan));
   std::vector<const group*> by_difficulty;
   for (const group& g : by_difficulty_.items) by_difficulty.push_back(&g);
   std::stable_sort(by_difficulty.begin(), by_difficulty.end(), [](const group* a, const group* b) {
@@ -241,9 +260,9 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
   });
   j["by_difficulty"] = nlohmann::ordered_json::array();
   for (const group* g : by_difficulty)
-    j["by_difficulty"].push_back(group_json(*g, "difficulty", g->difficulty));
+    j["by_difficulty"].push_back(group_json(*g, "difficulty", g->difficulty, plan));
   j["by_database"] = nlohmann::ordered_json::array();
-  for (const group& g : by_database_.items) j["by_database"].push_back(group_json(g, "db_id", g.db_id));
+  for (const group& g : by_database_.items) j["by_database"].push_back(group_json(g, "db_id", g.db_id, plan));
   if (!exact_match_.empty()) {
     j["spider_exact_match"] = nlohmann::ordered_json::array();
     for (const auto& [system, summary] : exact_match_) {
@@ -279,6 +298,7 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
     }
     j["judges"].push_back(std::move(t));
   }
+  j["statistics"] = statistics_json(*this, plan);
   return j;
 }
 
@@ -317,15 +337,6 @@ std::string run_summary::judges_table() const {
     table.add_row(std::move(row));
   }
   return table.render();
-}
-
-std::string run_summary::exact_match_tables() const {
-  std::string out;
-  for (const auto& [system, summary] : exact_match_) {
-    out += "\nspider exact set match" + (system.empty() ? std::string() : " (" + system + ")") + ":\n";
-    out += exact_match_text(summary);
-  }
-  return out;
 }
 
 std::string run_summary::to_table() const {

@@ -43,6 +43,14 @@ class run_summary {
     double ves_sum = 0;
     std::size_t ves_n = 0;
     std::optional<double> r_ves() const;
+    /// The non-null values of EX, EXP, EXR, F1 in record order (the bootstrap intervals).
+    std::array<std::vector<float>, 4> values;
+    /// Top-level groups only (groups()), per record: the question it answers (an id shared by
+    /// every system's answer to the same example) and its EX and F1 (NaN when null), for the
+    /// pairwise comparison of systems.
+    std::vector<std::uint32_t> questions;
+    std::vector<float> question_ex;
+    std::vector<float> question_f1;
     void add(const record& r);
   };
 
@@ -81,8 +89,9 @@ class run_summary {
   std::vector<std::string> systems() const;
 
   /// {"examples", "wall_seconds", "techniques": [...], "by_difficulty": [...], "by_database": [...],
-  ///  "judges": [...]}.
-  /// Means are over examples whose metric is not null (a missing database gives null metrics).
+  ///  "spider_exact_match": [...], "judges": [...], "statistics": {...}}.
+  /// Means are over examples whose metric is not null (a missing database gives null metrics);
+  /// each carries its 95% bootstrap interval (summary_statistics.hpp).
   nlohmann::ordered_json to_json(std::size_t examples, double wall_seconds) const;
 
   /// Spider's exact set match per system (records "spider_exact_match" whose status is ok), in the
@@ -90,8 +99,6 @@ class run_summary {
   const std::vector<std::pair<std::string, spider::exact_match_summary>>& exact_match() const noexcept {
     return exact_match_;
   }
-  /// The official exact-match table of each system ("" when the run has none).
-  std::string exact_match_tables() const;
 
   /// Every group with its means and statuses.
   std::string to_table() const;
@@ -112,6 +119,7 @@ class run_summary {
     group& at(const group_key& key, const record& r);
   };
   std::uint32_t id_of(const std::string& s);
+  std::unordered_map<std::string, std::uint32_t> question_ids_;
 
   void add_judge(const record& r);
 

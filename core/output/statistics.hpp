@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <unordered_map>
+#include <vector>
 
 namespace sqlmorph::output {
 
@@ -47,5 +49,31 @@ double mcnemar_exact_p(std::size_t b, std::size_t c);
 // Paired bootstrap test of mean(a) == mean(b): two-sided p-value from the resampled mean differences.
 double paired_bootstrap_p(std::span<const double> a, std::span<const double> b,
                           std::size_t resamples = default_resamples, std::uint64_t seed = default_seed);
+
+// The resamplings of bootstrap_mean and paired_bootstrap_p (which are this with one use). A
+// summary computes thousands of intervals over a few sample sizes, so the draws of each size are
+// made once and kept as counts (how often each resample drew each index); a resampled sum is then
+// the counts weighted by the values. Sizes above max_counted_size are drawn again each time.
+class resample_plan {
+ public:
+  static constexpr std::size_t max_counted_size = 20000;
+  explicit resample_plan(std::size_t resamples = default_resamples, std::uint64_t seed = default_seed)
+      : resamples_(resamples), seed_(seed) {}
+  std::size_t resamples() const noexcept { return resamples_; }
+  std::uint64_t seed() const noexcept { return seed_; }
+  /// The percentile-bootstrap 95% interval of the mean of `values`.
+  interval mean_interval(std::span<const double> values);
+  /// Two-sided p-value of mean(a) == mean(b) from the resampled mean differences (paired).
+  double paired_p(std::span<const double> a, std::span<const double> b);
+
+ private:
+  // The resampled sums of `values` (resamples of them).
+  std::vector<double> resampled_sums(std::span<const double> values);
+  const std::vector<std::uint16_t>* counts(std::size_t n);
+
+  std::size_t resamples_;
+  std::uint64_t seed_;
+  std::unordered_map<std::size_t, std::vector<std::uint16_t>> counts_;
+};
 
 }  // namespace sqlmorph::output

@@ -63,8 +63,12 @@ TEST_CASE(
   const auto r = test::run_sqlmorph(eval_args(dir.path(), {"--techniques", "spider_exact_match"}));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("Spider, as the official evaluator prints it (pred):") != std::string::npos);
   CHECK(r.out.find("EXACT MATCHING ACCURACY") != std::string::npos);
   CHECK(r.out.find("PARTIAL MATCHING F1") != std::string::npos);
+  // No execution technique: one count row, no execution block.
+  CHECK(r.out.find("count (exact match)") == std::string::npos);
+  CHECK(r.out.find("EXECUTION ACCURACY") == std::string::npos);
   // No empty EX row for it in the execution table by difficulty (here the only technique: no such table).
   CHECK(r.out.find("by difficulty") == std::string::npos);
   const auto records = read_jsonl(dir.path() / "out" / "results.jsonl");
@@ -73,11 +77,13 @@ TEST_CASE(
   CHECK(records[0]["EX"].is_null());
   CHECK(records[0]["EM"] == 1);
   CHECK(records[1]["EM"] == 0);
-  CHECK(records[1]["partial.select.f1"] == 0);
-  CHECK(records[1]["partial.select.label_total"] == 1);
+  CHECK(records[1]["partial"]["select"]["f1"] == 0);
+  CHECK(records[1]["partial"]["select"]["label_total"] == 1);
   CHECK(records[2]["EM"] == 0);
   CHECK(records[2]["pred_parsed"] == false);
-  CHECK(records[2]["partial.select.pred_total"] == 0);
+  CHECK(records[2]["partial"]["select"]["pred_total"] == 0);
+  CHECK(records[2]["partial"].size() == 10);
+  CHECK(records[2]["partial"]["group(no Having)"].size() == 5);
   std::ifstream in(dir.path() / "out" / "summary.json");
   const json summary = json::parse(in);
   const json& em = summary["spider_exact_match"].at(0);
@@ -121,13 +127,58 @@ TEST_CASE(
   const auto shared = *test::shared_dir();
   const auto spider = shared / "benchmarks/spider-dev";
   test::temp_dir dir;
-  const auto r = test::run_sqlmorph({"--config", config_arg(), "-q", "eval", "--benchmark", "spider",
-                                     "--gold", (spider / "dev_gold.sql").string(), "--pred",
-                                     (spider / "predictions/c3-gpt35.sql").string(), "--db-root",
-                                     (spider / "database").string(), "--techniques",
-                                     "spider_exact_match,execution_accuracy", "--out", dir.path().string()});
+  const auto r = test::run_sqlmorph(
+      {"--config", config_arg(), "-q", "eval", "--benchmark", "spider", "--gold",
+       (spider / "dev_gold.sql").string(), "--pred", (spider / "predictions/c3-gpt35.sql").string(),
+       "--db-root", (spider / "database").string(), "--techniques",
+       "spider_exact_match,execution_accuracy,spider_official_exec", "--out", dir.path().string()});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
+  // One official table (print_scores, --etype all): the execution block over the 972 examples with
+  // a database, the exact-match block over all 1034 (wta_1 is in tables.json, not on disk) with
+  // its own count row; the numbers those of summary.json.
+  {
+    std::ifstream in(dir.path() / "summary.json");
+    const json summary = json::parse(in);
+    double exec_all = -1;
+    for (const json& t : summary["techniques"]) {
+      if (t["technique"] == "spider_official_exec") exec_all = t["EX"].get<double>();
+    }
+    const double em_all = summary["spider_exact_match"].at(0)["by_difficulty"]["all"]["EM"].get<double>();
+    char exec_row[64];
+    char em_row[64];
+    std::snprintf(exec_row, sizeof exec_row, "%.3f\n", exec_all);
+    std::snprintf(em_row, sizeof em_row, "%.3f\n", em_all);
+    const auto at = [&](const std::string& text, std::size_t from = 0) { return r.out.find(text, from); };
+    const std::size_t title = at("Spider, as the official evaluator prints it (c3-gpt35):\n");
+    REQUIRE(title != std::string::npos);
+    const std::size_t count = at("\ncount                ", title);
+    const std::size_t exec = at("\nexecution            ", title);
+    const std::size_t em_title =
+        at("====================== EXACT MATCHING ACCURACY =====================\n", title);
+    const std::size_t em_count = at("\ncount (exact match)  ", title);
+    const std::size_t em = at("\nexact match          ", title);
+    const std::size_t partial = at("PARTIAL MATCHING F1", title);
+    CHECK(title < count);
+    CHECK(count < exec);
+    CHECK(exec < em_title);
+    CHECK(em_title < em_count);
+    CHECK(em_count < em);
+    CHECK(em < partial);
+    CHECK(partial != std::string::npos);
+    // The last column ("all") of a row.
+    const auto last_cell = [&](std::size_t row) {
+      std::string line = r.out.substr(row + 1, r.out.find('\n', row + 1) - row - 1);
+      line.erase(line.find_last_not_of(' ') + 1);
+      return line.substr(line.find_last_of(' ') + 1) + "\n";
+    };
+    CHECK(last_cell(exec) == exec_row);
+    CHECK(last_cell(em) == em_row);
+    CHECK(last_cell(count) == "972\n");
+    CHECK(last_cell(em_count) == "1034\n");
+    // The exact-match block is printed once.
+    CHECK(r.out.find("EXACT MATCHING ACCURACY", em) == std::string::npos);
+  }
   std::map<std::string, json> ours;
   for (const json& x : read_jsonl(dir.path() / "results.jsonl")) {
     if (x["technique"] == "spider_exact_match") ours[x["id"].get<std::string>()] = x;
@@ -144,8 +195,7 @@ TEST_CASE(
     bool same = got["EM"] == e["exact"] && got["pred_parsed"] == e["pred_parsed"] &&
                 got["difficulty"] == e["hardness"];
     for (const auto& [clause, scores] : e["partial"].items()) {
-      for (const auto& [name, value] : scores.items())
-        same = same && got["partial." + clause + "." + name] == value;
+      for (const auto& [name, value] : scores.items()) same = same && got["partial"][clause][name] == value;
     }
     if (!same && ++mismatches <= 5) MESSAGE(rec["id"] << " differs: " << got.dump());
   }
@@ -194,4 +244,47 @@ TEST_CASE("spider_exact_match: shards merge into the run's records and table") {
   CHECK(summary["spider_exact_match"].at(0)["by_difficulty"]["all"]["count"] == 3);
   CHECK(summary["spider_exact_match"].at(0)["by_difficulty"]["all"]["EM"].get<double>() ==
         doctest::Approx(1.0 / 3));
+}
+
+TEST_CASE(
+    "spider_exact_match in a Lua experiment: evaluate{tables = ...}, the result's exact_match, errors") {
+  test::temp_dir dir;
+  write_benchmark(dir.path(), true);
+  const auto script = dir.path() / "em.lua";
+  write_file(script, R"(
+local dir = ...
+local examples = sqlmorph.spider{ gold = dir .. "/gold.sql", db_root = dir .. "/database",
+                                  systems = { { name = "s", pred = dir .. "/pred.sql" } } }
+local result = sqlmorph.evaluate{ examples = examples, techniques = {"spider_exact_match"},
+                                  tables = dir .. "/tables.json", out = dir .. "/lua-out" }
+local em = result.exact_match[1]
+print(string.format("system=%s count=%d EM=%.4f easy=%d/%.4f", em.system, em.count, em.EM,
+                    em.by_difficulty.easy.count, em.by_difficulty.easy.EM))
+)");
+  const auto r = test::run_sqlmorph({"--config", config_arg(), "run", script.string(), dir.path().string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("system=s count=3 EM=0.3333 easy=3/0.3333") != std::string::npos);
+  const auto records = read_jsonl(dir.path() / "lua-out" / "results.jsonl");
+  REQUIRE(records.size() == 3);
+  CHECK(records[0]["EM"] == 1);
+  CHECK(records[1]["partial"]["select"]["label_total"] == 1);
+
+  write_file(dir.path() / "no_tables.lua",
+             "sqlmorph.evaluate{ examples = sqlmorph.spider{ gold = ... .. '/gold.sql', db_root = ... .. "
+             "'/database', systems = { s = ... .. '/pred.sql' } }, techniques = {'spider_exact_match'} }\n");
+  const auto none = test::run_sqlmorph(
+      {"--config", config_arg(), "run", (dir.path() / "no_tables.lua").string(), dir.path().string()});
+  CHECK(none.exit_code == 1);
+  CHECK(none.err.find("spider_exact_match needs Spider's tables.json: sqlmorph.evaluate: 'tables' FILE") !=
+        std::string::npos);
+  write_file(dir.path() / "unused.lua",
+             "sqlmorph.evaluate{ examples = sqlmorph.spider{ gold = ... .. '/gold.sql', db_root = ... .. "
+             "'/database', systems = { s = ... .. '/pred.sql' } }, techniques = {'execution_accuracy'}, "
+             "tables = 'x.json' }\n");
+  const auto unused = test::run_sqlmorph(
+      {"--config", config_arg(), "run", (dir.path() / "unused.lua").string(), dir.path().string()});
+  CHECK(unused.exit_code == 1);
+  CHECK(unused.err.find("sqlmorph.evaluate: 'tables' is read by spider_exact_match only") !=
+        std::string::npos);
 }

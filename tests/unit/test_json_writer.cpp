@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <random>
 
 #include <nlohmann/json.hpp>
@@ -151,4 +152,38 @@ TEST_CASE("a record written directly equals the same record built as a document"
   REQUIRE(core::record_from_json(nlohmann::json::parse(line), back));
   CHECK(back.id == r.id);
   CHECK(*back.scores.exp == *r.scores.exp);
+}
+
+TEST_CASE("extra fields with dotted names are written nested and read back flat") {
+  core::record r;
+  r.id = "s:1";
+  r.technique = "spider_exact_match";
+  r.scores.extra.push_back({"EM", std::int64_t{1}});
+  r.scores.extra.push_back({"partial.select.acc", std::int64_t{1}});
+  r.scores.extra.push_back({"partial.select.label_total", std::int64_t{2}});
+  r.scores.extra.push_back({"partial.group(no Having).f1", std::int64_t{0}});
+  // A field named like a group's head keeps the group flat (no duplicate key).
+  r.scores.extra.push_back({"a.b", std::int64_t{1}});
+  r.scores.extra.push_back({"a", true});
+  std::string line;
+  core::append_record_json(line, r, false);
+  const auto j = nlohmann::json::parse(line);
+  CHECK(j["partial"]["select"]["acc"] == 1);
+  CHECK(j["partial"]["select"]["label_total"] == 2);
+  CHECK(j["partial"]["group(no Having)"]["f1"] == 0);
+  CHECK(j["partial"].size() == 2);
+  CHECK(j["a.b"] == 1);
+  CHECK(j["a"] == true);
+  CHECK(line.find("\"partial\":{\"select\":{\"acc\":1,\"label_total\":2},\"group(no Having)\":{\"f1\":0}}") !=
+        std::string::npos);
+  nlohmann::json with_id = j;
+  with_id["id"] = "s:1";
+  core::record back;
+  REQUIRE(core::record_from_json(with_id, back));
+  std::map<std::string, sqlmorph::field_value> fields(back.scores.extra.begin(), back.scores.extra.end());
+  CHECK(fields.size() == 6);
+  CHECK(std::get<std::int64_t>(fields.at("partial.select.acc")) == 1);
+  CHECK(std::get<std::int64_t>(fields.at("partial.select.label_total")) == 2);
+  CHECK(std::get<std::int64_t>(fields.at("partial.group(no Having).f1")) == 0);
+  CHECK(std::get<std::int64_t>(fields.at("a.b")) == 1);
 }

@@ -113,3 +113,35 @@ TEST_CASE("wins, losses and ties and the paired bootstrap") {
   CHECK(paired_bootstrap_p(better, worse) < 0.01);
   CHECK(paired_bootstrap_p(better, worse) == paired_bootstrap_p(better, worse));
 }
+
+TEST_CASE("the resample plan gives bootstrap_mean's intervals and paired_bootstrap_p's p-values") {
+  resample_plan plan(500, 7);
+  const std::vector<double> values = mixed_scores();
+  std::vector<double> other = values;
+  std::reverse(other.begin(), other.end());
+  for (int round = 0; round < 2; ++round) {  // the second round reuses the drawn indices
+    const interval direct = bootstrap_mean(values, 500, 7);
+    const interval planned = plan.mean_interval(values);
+    CHECK(planned.mean == direct.mean);
+    CHECK(planned.low == direct.low);
+    CHECK(planned.high == direct.high);
+    const std::vector<double> shorter(values.begin(), values.begin() + 37);
+    const interval s = plan.mean_interval(shorter);
+    const interval r = reference_interval(shorter, 500, 7);
+    CHECK(s.low == doctest::Approx(r.low).epsilon(1e-12));
+    CHECK(s.high == doctest::Approx(r.high).epsilon(1e-12));
+    CHECK(plan.paired_p(values, other) == paired_bootstrap_p(values, other, 500, 7));
+  }
+  CHECK(plan.mean_interval(std::vector<double>{}).mean == 0);
+}
+
+TEST_CASE("samples larger than the plan keeps counts for are drawn again, with the same intervals") {
+  std::vector<double> values;
+  for (std::size_t i = 0; i < resample_plan::max_counted_size + 1; ++i)
+    values.push_back((i * 7919) % 10 / 9.0);
+  resample_plan plan(200, 3);
+  const interval big = plan.mean_interval(values);
+  const interval slow = reference_interval(values, 200, 3);
+  CHECK(big.low == doctest::Approx(slow.low).epsilon(1e-12));
+  CHECK(big.high == doctest::Approx(slow.high).epsilon(1e-12));
+}

@@ -1,0 +1,57 @@
+// sqlmorph export OUT_DIR [--format csv|jsonl] [--what records|summary] [-o FILE]
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "errors.hpp"
+#include "output/atomic_file.hpp"
+#include "output/run_export.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+struct export_options {
+  std::string run_dir;
+  std::string format = "csv";
+  std::string what = "records";
+  std::string output;
+};
+
+int run_export(const global_options& g, const export_options& o) {
+  apply_logging(g);
+  export_format format;
+  if (!parse_export_format(o.format, format))
+    throw usage_error("--format must be csv or jsonl, not '" + o.format + "'");
+  export_what what;
+  if (!parse_export_what(o.what, what))
+    throw usage_error("--what must be records or summary, not '" + o.what + "'");
+  if (!std::filesystem::is_directory(o.run_dir)) throw usage_error(o.run_dir + " is not a folder");
+  if (o.output.empty()) {
+    export_run(o.run_dir, what, format, std::cout);
+    std::cout.flush();
+    return 0;
+  }
+  std::ostringstream text;
+  export_run(o.run_dir, what, format, text);
+  write_file_atomically(o.output, text.str());
+  return 0;
+}
+
+}  // namespace
+
+void register_export_command(CLI::App& app, const global_options& g, int& exit_code) {
+  auto options = std::make_shared<export_options>();
+  CLI::App* cmd = app.add_subcommand(
+      "export",
+      "Write a finished run's records or summary as CSV or flat JSON Lines (pandas, R, spreadsheets)");
+  cmd->add_option("run", options->run_dir, "the run's --out folder")->required();
+  cmd->add_option("--format", options->format, "csv (RFC 4180, the default) or jsonl");
+  cmd->add_option(
+      "--what", options->what,
+      "records (results.jsonl, the default: one row per example and technique variant) or summary "
+      "(summary.json: one row per group, with a level column)");
+  cmd->add_option("-o,--output", options->output, "the file to write (default: stdout)");
+  cmd->callback([&g, &exit_code, options] { exit_code = run_export(g, *options); });
+}
+
+}  // namespace sqlmorph::core

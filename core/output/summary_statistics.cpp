@@ -1,0 +1,156 @@
+#include "output/summary_statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace sqlmorph::core {
+namespace {
+
+const char* const metric_names[4] = {"EX", "EXP", "EXR", "F1"};
+
+using group = run_summary::group;
+
+// The systems of one technique variant, compared pair by pair.
+struct pair_comparison {
+  std::size_t compared = 0;
+  bool by_f1 = false;
+  double sum_a = 0;
+  double sum_b = 0;
+  output::pairwise_counts counts;
+  std::size_t ex_compared = 0;
+  std::size_t a_only = 0;
+  std::size_t b_only = 0;
+  std::vector<double> a_f1;
+  std::vector<double> b_f1;
+};
+
+bool has_f1(const group& g) {
+  return g.n[3] > 0;
+}
+
+pair_comparison compare(const group& a, const group& b) {
+  std::unordered_map<std::uint32_t, std::size_t> in_b;
+  in_b.reserve(b.questions.size());
+  for (std::size_t i = 0; i < b.questions.size(); ++i) in_b.try_emplace(b.questions[i], i);
+  pair_comparison c;
+  c.by_f1 = has_f1(a) && has_f1(b);
+  std::vector<double> ha;
+  std::vector<double> hb;
+  std::unordered_map<std::uint32_t, bool> done;
+  for (std::size_t i = 0; i < a.questions.size(); ++i) {
+    const auto at = in_b.find(a.questions[i]);
+    if (at == in_b.end() || !done.try_emplace(a.questions[i], true).second) continue;
+    const std::size_t j = at->second;
+    const float ea = a.question_ex[i];
+    const float eb = b.question_ex[j];
+    if (!std::isnan(ea) && !std::isnan(eb)) {
+      ++c.ex_compared;
+      if (ea >= 1 && eb < 1) ++c.a_only;
+      if (ea < 1 && eb >= 1) ++c.b_only;
+    }
+    const float va = c.by_f1 ? a.question_f1[i] : ea;
+    const float vb = c.by_f1 ? b.question_f1[j] : eb;
+    if (std::isnan(va) || std::isnan(vb)) continue;
+    ha.push_back(va);
+    hb.push_back(vb);
+  }
+  c.compared = ha.size();
+  for (std::size_t i = 0; i < ha.size(); ++i) c.sum_a += ha[i], c.sum_b += hb[i];
+  c.counts = output::count_pairwise(ha, hb);
+  if (c.by_f1) {
+    c.a_f1 = std::move(ha);
+    c.b_f1 = std::move(hb);
+  }
+  return c;
+}
+
+nlohmann::ordered_json system_name(const std::string& s) {
+  return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
+}
+
+}  // namespace
+
+nlohmann::ordered_json metric_intervals(const group& g, output::resample_plan& plan) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  std::vector<double> values;
+  for (std::size_t m = 0; m < 4; ++m) {
+    if (g.values[m].empty()) {
+      out[metric_names[m]] = nullptr;
+      continue;
+    }
+    values.assign(g.values[m].begin(), g.values[m].end());
+    const output::interval i = plan.mean_interval(values);
+    out[metric_names[m]] = {i.low, i.high};
+  }
+  return out;
+}
+
+nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_plan& plan) {
+  nlohmann::ordered_json out;
+  out["method"] = "percentile bootstrap of the mean over the scored examples";
+  out["confidence"] = 0.95;
+  out["resamples"] = plan.resamples();
+  out["seed"] = plan.seed();
+  // The groups of each technique variant, in the order first seen.
+  std::vector<std::pair<std::string, std::vector<const group*>>> variants;
+  std::map<std::string, std::size_t> variant_index;
+  for (const group& g : s.groups()) {
+    const std::string key = g.technique + '\x1f' + (g.penalize ? (*g.penalize ? "1" : "0") : "-");
+    const auto [it, added] = variant_index.try_emplace(key, variants.size());
+    if (added) variants.push_back({key, {}});
+    variants[it->second].second.push_back(&g);
+  }
+  std::size_t most = 0;
+  for (const auto& v : variants) most = std::max(most, v.second.size());
+  const bool all_pairs = most <= all_pairs_up_to;
+  out["pairs"] = all_pairs ? "all" : "adjacent in ranking";
+  out["pairwise"] = nlohmann::ordered_json::array();
+  for (auto& [key, groups] : variants) {
+    if (groups.size() < 2) continue;
+    std::vector<std::pair<const group*, const group*>> pairs;
+    if (all_pairs) {
+      for (std::size_t i = 0; i < groups.size(); ++i)
+        for (std::size_t j = i + 1; j < groups.size(); ++j) pairs.emplace_back(groups[i], groups[j]);
+    } else {
+      std::vector<const group*> ranked = groups;
+      std::stable_sort(ranked.begin(), ranked.end(), [](const group* x, const group* y) {
+        return x->headline().value_or(-1) > y->headline().value_or(-1);
+      });
+      for (std::size_t i = 0; i + 1 < ranked.size(); ++i) pairs.emplace_back(ranked[i], ranked[i + 1]);
+    }
+    for (const auto& [a, b] : pairs) {
+      const pair_comparison c = compare(*a, *b);
+      nlohmann::ordered_json p;
+      p["technique"] = a->technique;
+      p["penalize_extra_pred_cols"] =
+          a->penalize ? nlohmann::ordered_json(*a->penalize) : nlohmann::ordered_json(nullptr);
+      p["a"] = system_name(a->system);
+      p["b"] = system_name(b->system);
+      p["compared"] = c.compared;
+      p["metric"] = c.by_f1 ? "F1" : "EX";
+      const auto mean = [&](double sum) {
+        return c.compared ? nlohmann::ordered_json(sum / static_cast<double>(c.compared))
+                          : nlohmann::ordered_json(nullptr);
+      };
+      p["mean_a"] = mean(c.sum_a);
+      p["mean_b"] = mean(c.sum_b);
+      p["wins"] = c.counts.wins;
+      p["losses"] = c.counts.losses;
+      p["ties"] = c.counts.ties;
+      if (c.ex_compared > 0)
+        p["mcnemar"] = {
+            {"a_only", c.a_only}, {"b_only", c.b_only}, {"p", output::mcnemar_exact_p(c.a_only, c.b_only)}};
+      else
+        p["mcnemar"] = nullptr;
+      p["paired_bootstrap_p"] =
+          c.by_f1 && c.compared > 0 ? nlohmann::ordered_json(plan.paired_p(c.a_f1, c.b_f1)) : nullptr;
+      out["pairwise"].push_back(std::move(p));
+    }
+  }
+  return out;
+}
+
+}  // namespace sqlmorph::core

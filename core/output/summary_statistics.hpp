@@ -1,0 +1,31 @@
+#pragma once
+// The statistics of summary.json: a 95% percentile-bootstrap interval for every mean of a group
+// (technique, difficulty, database), and, with several systems, the pairwise comparison of systems
+// per technique variant: wins/losses/ties on the headline metric, McNemar's exact test on EX and a
+// paired bootstrap test on F1. Every resampling is seeded (statistics.hpp): a run's numbers are
+// reproducible.
+
+#include <cstddef>
+
+#include <nlohmann/json.hpp>
+
+#include "output/run_summary.hpp"
+#include "output/statistics.hpp"
+
+namespace sqlmorph::core {
+
+/// Up to this many systems every pair is compared; beyond, each system with the next one in the
+/// ranking of the technique's headline mean (the pairs a leaderboard reader asks about).
+inline constexpr std::size_t all_pairs_up_to = 16;
+
+/// {"EX": [low, high], "EXP": ..., "EXR": ..., "F1": ...} for the metrics the group has (null
+/// where it has none).
+nlohmann::ordered_json metric_intervals(const run_summary::group& g, output::resample_plan& plan);
+
+/// {"method", "confidence", "resamples", "seed", "pairs": "all"|"adjacent in ranking",
+///  "pairwise": [{"technique", "penalize_extra_pred_cols", "a", "b", "compared", "metric", "mean_a",
+///  "mean_b", "wins", "losses", "ties", "mcnemar": {"a_only", "b_only", "p"} | null,
+///  "paired_bootstrap_p": p | null}, ...]}.
+nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_plan& plan);
+
+}  // namespace sqlmorph::core
