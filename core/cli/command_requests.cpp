@@ -147,6 +147,7 @@ evaluation_settings evaluation_settings_from(environment& env, const eval_option
   settings.resume = o.resume;
   settings.overwrite = o.overwrite;
   settings.require_databases = o.require_databases;
+  if (o.keep_rows) settings.evidence.keep_rows = checked_row_cap(*o.keep_rows, "--keep-rows");
   if (o.resume && o.overwrite)
     throw usage_error("--resume and --overwrite contradict each other: choose one");
   if (o.cache)

@@ -41,6 +41,8 @@ struct eval_options {
   bool resume = false;
   bool overwrite = false;
   bool require_databases = false;
+  /// Rows of each result kept in examples.jsonl (--keep-rows).
+  std::optional<double> keep_rows;
   std::string progress = "auto";
   bool json = false;
   /// Evaluate every system on each of these backends (systems become SYSTEM@BACKEND).

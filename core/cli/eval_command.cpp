@@ -94,6 +94,8 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
   cmd->add_flag("--overwrite", options->overwrite, "replace the run already in --out (else it is refused)");
   cmd->add_flag("--require-databases", options->require_databases,
                 "exit 2 when an example's database is missing (status db_missing), for CI; else a warning");
+  cmd->add_option("--keep-rows", options->keep_rows,
+                  "rows of each gold and predicted result kept in examples.jsonl (default 20, 0: none)");
   cmd->add_option("--progress", options->progress, "progress on stderr: auto, bar, lines, none")
       ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))
       ->capture_default_str();

@@ -12,10 +12,14 @@ example_evaluator::example_evaluator(query_executor& queries,
                                      std::shared_ptr<const backend_routes> routes)
     : queries_(queries), techniques_(std::move(techniques)), routes_(std::move(routes)) {}
 
-std::vector<record> example_evaluator::evaluate(const example& ex) {
+std::vector<record> example_evaluator::evaluate(const example& ex, std::string* evidence) {
   example_run run(queries_, ex, *routes_);
   std::vector<record> out;
   out.reserve(techniques_.size());
+  // The evidence: the queries of the first variant that executes them.
+  std::string evaluated_by;
+  query_evidence gold_evidence;
+  query_evidence pred_evidence;
   for (const auto& tp : techniques_) {
     const technique& t = *tp;
     record r;
@@ -39,6 +43,11 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
         gold_sql.problem ? nullptr : &run.execute(gold_target, gold_sql.sql, query_role::gold);
     const query_outcome* pred =
         pred_sql.problem ? nullptr : &run.execute(pred_target, pred_sql.sql, query_role::pred);
+    if (evidence != nullptr && evaluated_by.empty()) {
+      evaluated_by = t.name();
+      gold_evidence = {gold_sql.sql, gold, gold_sql.problem ? gold_sql.problem->message : std::string()};
+      pred_evidence = {pred_sql.sql, pred, pred_sql.problem ? pred_sql.problem->message : std::string()};
+    }
     if (gold && gold->status != query_status::db_missing) r.gold_ms = gold->elapsed_ms;
     if (pred && pred->status != query_status::db_missing) r.pred_ms = pred->elapsed_ms;
 
@@ -75,6 +84,11 @@ std::vector<record> example_evaluator::evaluate(const example& ex) {
       if (problem->status != example_status::db_missing) r.scores = zero_scores(t.metrics());
     }
     out.push_back(std::move(r));
+  }
+  if (evidence != nullptr) {
+    const bool executed = !evaluated_by.empty();
+    *evidence = evidence_body(ex, evaluated_by, executed ? &gold_evidence : nullptr,
+                              executed ? &pred_evidence : nullptr, evidence_options_);
   }
   return out;
 }

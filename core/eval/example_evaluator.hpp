@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "eval/example.hpp"
+#include "eval/example_evidence.hpp"
 #include "eval/query_executor.hpp"
 #include "eval/record.hpp"
 #include "eval/variant_suite.hpp"
@@ -22,8 +23,12 @@ class example_evaluator {
                     std::shared_ptr<const backend_routes> routes);
 
   /// One record per technique variant, in the order the variants were given. Never throws for
-  /// problems of the example itself: failures become statuses.
-  std::vector<record> evaluate(const example& ex);
+  /// problems of the example itself: failures become statuses. With `evidence`, also the example's
+  /// evidence (example_evidence.hpp: evidence_body) from the first variant that executes queries.
+  std::vector<record> evaluate(const example& ex, std::string* evidence = nullptr);
+
+  /// How much of each result the evidence keeps.
+  void set_evidence_options(const evidence_options& o) noexcept { evidence_options_ = o; }
 
   const std::vector<std::shared_ptr<const technique>>& techniques() const noexcept { return techniques_; }
 
@@ -32,6 +37,7 @@ class example_evaluator {
   std::vector<std::shared_ptr<const technique>> techniques_;
   std::shared_ptr<const backend_routes> routes_;
   variant_folders variants_;  // the test-suite folders listed so far
+  evidence_options evidence_options_;
 };
 
 }  // namespace sqlmorph::core

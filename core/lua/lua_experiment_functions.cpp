@@ -184,6 +184,7 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 
 // sqlmorph.evaluate{ examples = E or {E1, E2}, techniques = "all" or {...}, penalize = "true"|"false"|"both",
 //                    plug_value = bool, tables = FILE (Spider's tables.json, for spider_exact_match),
+//                    keep_rows = N (rows per result in examples.jsonl),
 //                    timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N,
 //                    jobs = N, backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id
 //                    = NAME }, backends = { NAME, ... } (each example on each, systems SYSTEM@NAME), out =
@@ -286,6 +287,8 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   if (const auto n = number_field("max_rows"))
     settings.gold_limits.max_rows = settings.pred_limits.max_rows =
         checked_row_cap(*n, field_name("max_rows"));
+  if (const auto k = number_field("keep_rows"))
+    settings.evidence.keep_rows = checked_row_cap(*k, field_name("keep_rows"));
   if (const auto j = number_field("jobs"))
     settings.jobs = checked_jobs(*j, field_name("jobs"));
   else

@@ -29,6 +29,8 @@ class json_writer {
   /// 1e-5..1e15 ("1e-05", "1.5e+20"), and null for NaN and infinities.
   void real(double d);
   void string(std::string_view s);
+  /// A value already written as JSON text (inserted as it is).
+  void raw(std::string_view json) { separate(), out_ += json; }
 
  private:
   void separate();

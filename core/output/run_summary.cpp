@@ -8,6 +8,7 @@
 #include <sqlmorph/hash.hpp>
 
 #include "eval/exact_match_metric.hpp"
+#include "eval/sql_features.hpp"
 #include "output/exact_match_table.hpp"
 #include "output/summary_statistics.hpp"
 #include "output/text_table.hpp"
@@ -197,7 +198,27 @@ void run_summary::add_judge(const record& r) {
   ++g.versus_ex[(judge1 ? 0 : 2) + (ex1 ? 0 : 1)];
 }
 
-void run_summary::add(const record& r) {
+std::optional<double> run_summary::group::qvt() const {
+  // NL2SQL360's QVT: over the gold queries asked by 2 or more questions, at least one answered
+  // right, the mean share of right answers.
+  double sum = 0;
+  std::size_t groups = 0;
+  for (const auto& [gold, counts] : ex_by_gold) {
+    if (counts.first < 2 || counts.second == 0) continue;
+    sum += static_cast<double>(counts.second) / counts.first;
+    ++groups;
+  }
+  if (groups == 0) return std::nullopt;
+  return sum / static_cast<double>(groups);
+}
+
+std::size_t run_summary::group::qvt_groups() const {
+  std::size_t groups = 0;
+  for (const auto& [gold, counts] : ex_by_gold) groups += counts.first >= 2 && counts.second > 0;
+  return groups;
+}
+
+void run_summary::add(const record& r, const example_facts* facts) {
   if (is_judge_technique(r.technique)) return add_judge(r);
   if (r.technique == ex_technique) {
     saw_ex_ = true;
@@ -228,6 +249,25 @@ void run_summary::add(const record& r) {
   };
   top.question_ex.push_back(or_nan(r.scores.ex));
   top.question_f1.push_back(or_nan(r.scores.f1));
+  if (facts != nullptr) {
+    if (top.feature_slices.empty()) top.feature_slices.resize(2 * feature_names.size());
+    const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
+    for (std::size_t f = 0; f < feature_names.size(); ++f) {
+      group::slice& s = top.feature_slices[2 * f + ((facts->gold_features >> f) & 1u)];
+      ++s.count;
+      for (int m = 0; m < 4; ++m) {
+        if (*metrics[m]) s.sum[m] += **metrics[m], ++s.n[m];
+      }
+    }
+    if (r.scores.ex) {
+      const std::uint32_t gold =
+          gold_ids_.try_emplace(std::string(facts->gold), static_cast<std::uint32_t>(gold_ids_.size()))
+              .first->second;
+      auto& counts = top.ex_by_gold[gold];
+      ++counts.first;
+      counts.second += *r.scores.ex >= 1.0;
+    }
+  }
   key[3] = id_of(r.difficulty);
   group& d = by_difficulty_.at(key, r);
   d.difficulty = r.difficulty;
@@ -263,6 +303,43 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
     j["by_difficulty"].push_back(group_json(*g, "difficulty", g->difficulty, plan));
   j["by_database"] = nlohmann::ordered_json::array();
   for (const group& g : by_database_.items) j["by_database"].push_back(group_json(g, "db_id", g.db_id, plan));
+  // Per SQL feature of the gold query (runs whose records came with their examples' facts).
+  bool sliced = false;
+  for (const group& g : groups_.items) sliced = sliced || !g.feature_slices.empty();
+  if (sliced) {
+    j["by_feature"] = nlohmann::ordered_json::array();
+    for (const group& g : groups_.items) {
+      for (std::size_t k = 0; k < g.feature_slices.size(); ++k) {
+        const group::slice& s = g.feature_slices[k];
+        if (s.count == 0) continue;
+        nlohmann::ordered_json t;
+        t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
+        t["technique"] = g.technique;
+        t["penalize_extra_pred_cols"] =
+            g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr);
+        t["feature"] = feature_names[k / 2];
+        t["present"] = k % 2 == 1;
+        t["count"] = s.count;
+        t["scored"] = s.n[0];
+        for (int m = 0; m < 4; ++m)
+          t[metric_names[m]] = s.n[m] ? nlohmann::ordered_json(s.sum[m] / static_cast<double>(s.n[m]))
+                                      : nlohmann::ordered_json(nullptr);
+        j["by_feature"].push_back(std::move(t));
+      }
+    }
+    j["qvt"] = nlohmann::ordered_json::array();
+    for (const group& g : groups_.items) {
+      if (g.ex_by_gold.empty()) continue;
+      const auto q = g.qvt();
+      j["qvt"].push_back(
+          {{"system", g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system)},
+           {"technique", g.technique},
+           {"penalize_extra_pred_cols",
+            g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr)},
+           {"groups", g.qvt_groups()},
+           {"QVT", q ? nlohmann::ordered_json(*q) : nlohmann::ordered_json(nullptr)}});
+    }
+  }
   if (!exact_match_.empty()) {
     j["spider_exact_match"] = nlohmann::ordered_json::array();
     for (const auto& [system, summary] : exact_match_) {

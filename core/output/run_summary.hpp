@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -18,9 +19,18 @@
 
 namespace sqlmorph::core {
 
+/// What a summary knows of a record's example beyond the record: the SQL features of its gold
+/// query (eval/sql_features.hpp feature_mask: the by_feature slices) and the gold query itself
+/// (QVT groups questions that share it).
+struct example_facts {
+  std::uint32_t gold_features = 0;
+  std::string_view gold;
+};
+
 class run_summary {
  public:
-  void add(const record& r);
+  /// Adds a record; with `facts`, also to the feature slices and QVT groups of its group.
+  void add(const record& r, const example_facts* facts = nullptr);
 
   struct group {
     std::string system;
@@ -52,6 +62,19 @@ class run_summary {
     std::vector<float> question_ex;
     std::vector<float> question_f1;
     void add(const record& r);
+
+    /// Top-level groups only, for records added with facts: per SQL feature (feature_names) and
+    /// presence in the gold query (index 2·feature + present), the count and metric sums.
+    struct slice {
+      std::size_t count = 0;
+      double sum[4] = {0, 0, 0, 0};
+      std::size_t n[4] = {0, 0, 0, 0};
+    };
+    std::vector<slice> feature_slices;
+    /// Per gold query (an id of the summary's), the records with EX and how many have EX 1 (QVT).
+    std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> ex_by_gold;
+    std::optional<double> qvt() const;
+    std::size_t qvt_groups() const;
   };
 
   /// What a judge said over a run, per system × judge (records "judge:NAME").
@@ -120,6 +143,7 @@ class run_summary {
   };
   std::uint32_t id_of(const std::string& s);
   std::unordered_map<std::string, std::uint32_t> question_ids_;
+  std::unordered_map<std::string, std::uint32_t> gold_ids_;
 
   void add_judge(const record& r);
 

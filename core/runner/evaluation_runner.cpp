@@ -10,6 +10,7 @@
 #include <set>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
 
 #include <spdlog/spdlog.h>
 #include <sqlmorph/hash.hpp>
@@ -18,9 +19,11 @@
 #include "config/run_values.hpp"
 #include "errors.hpp"
 #include "eval/example_evaluator.hpp"
+#include "eval/sql_features.hpp"
 #include "judges/judge_panel.hpp"
 #include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
+#include "runner/examples_file.hpp"
 #include "runner/gold_disk_cache.hpp"
 #include "runner/output_lock.hpp"
 #include "runner/results_file.hpp"
@@ -99,6 +102,12 @@ std::string run_fingerprint(const std::vector<example>& examples, const evaluati
   // What a judge reads of an example beyond the SQL (question, evidence) counts only when judges run,
   // so runs without judges keep their fingerprints.
   for (const auto& j : settings.judges) add(j.technique() + "\x1f" + j.identity);
+  // What examples.jsonl keeps, when not the default (so default runs keep their fingerprints).
+  const evidence_options default_evidence;
+  if (settings.evidence.keep_rows != default_evidence.keep_rows ||
+      settings.evidence.max_bytes != default_evidence.max_bytes)
+    add("evidence " + std::to_string(settings.evidence.keep_rows) + " " +
+        std::to_string(settings.evidence.max_bytes));
   for (const example& ex : examples) {
     add(ex.id);
     add(ex.system);
@@ -154,6 +163,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
 
   // Output files; with resume, what is already there.
   const std::string fingerprint = run_fingerprint(examples, settings);
+  std::unique_ptr<examples_file> evidence;
   std::unique_ptr<results_file> results;
   std::unique_ptr<run_manifest> manifest;
   std::unique_ptr<output_lock> lock;
@@ -188,10 +198,24 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
             previous + ", this run " + fingerprint + ")");
       }
     }
+    // examples.jsonl first: results.jsonl resumes no further than the evidence of its units.
+    evidence = std::make_unique<examples_file>(*settings.out_dir / "examples.jsonl", settings.resume,
+                                               units.size(), [&](std::size_t u) {
+                                                 std::vector<std::pair<std::string, std::string>> ids;
+                                                 for (const std::size_t i : units[u].examples)
+                                                   ids.emplace_back(examples[i].id, examples[i].system);
+                                                 return ids;
+                                               });
+    if (settings.resume && evidence->complete_units() == 0 &&
+        std::filesystem::exists(*settings.out_dir / "results.jsonl", ec))
+      spdlog::warn("resume: {} holds no complete unit: every unit is evaluated again",
+                   (*settings.out_dir / "examples.jsonl").string());
     results = std::make_unique<results_file>(
-        *settings.out_dir / "results.jsonl", settings.resume, units.size(), [&](std::size_t u) {
+        *settings.out_dir / "results.jsonl", settings.resume,
+        settings.resume ? evidence->complete_units() : units.size(), [&](std::size_t u) {
           return unit_record_keys(units[u], examples, techniques, settings.exact_match != nullptr, judges);
         });
+    evidence->keep_units(results->resumed_units());
     manifest = std::make_unique<run_manifest>(manifest_file, fingerprint);
     auto& m = manifest->data();
     m["sqlmorph"] = SQLMORPH_VERSION_STRING;
@@ -235,9 +259,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   std::size_t done_examples = 0;
   std::size_t error_examples = 0;
   std::set<std::string> missing_databases;  // db_id of the examples whose database is missing
+  const std::size_t per_example =
+      std::max<std::size_t>(1, techniques.size() + (settings.exact_match ? 1 : 0) + judges.size());
   const auto count_unit = [&](const std::vector<record>& records) {
-    const std::size_t per_example =
-        std::max<std::size_t>(1, techniques.size() + (settings.exact_match ? 1 : 0) + judges.size());
     for (std::size_t i = 0; i < records.size(); i += per_example) {
       ++done_examples;
       bool failed = false;
@@ -251,8 +275,25 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
       if (missing) missing_databases.insert(records[i].db_id);
     }
   };
+  // Each record with its example's facts (the gold query's features, for by_feature and QVT).
+  std::unordered_map<std::string_view, std::uint32_t> gold_features;
+  const auto add_unit = [&](const work_unit& unit, const record* records, std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k) {
+      const example& ex = examples[unit.examples[std::min(k / per_example, unit.examples.size() - 1)]];
+      auto [it, added] = gold_features.try_emplace(ex.gold, 0);
+      if (added) it->second = feature_mask(features_of(ex.gold));
+      const example_facts facts{it->second, ex.gold};
+      out.summary.add(records[k], &facts);
+    }
+  };
   if (results) {
-    for (const record& r : results->resumed_records()) out.summary.add(r);
+    const auto& resumed = results->resumed_records();
+    std::size_t at = 0;
+    for (std::size_t u = 0; u < first_unit; ++u) {
+      const std::size_t n = units[u].examples.size() * per_example;
+      add_unit(units[u], resumed.data() + at, std::min(n, resumed.size() - at));
+      at += n;
+    }
     count_unit(results->resumed_records());
     if (first_unit > 0)
       spdlog::info("resuming after {} of {} units ({} examples)", first_unit, units.size(), done_examples);
@@ -269,7 +310,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   std::condition_variable changed;
   std::size_t next_unit = first_unit;
   std::size_t written = first_unit;
-  std::map<std::size_t, std::vector<record>> finished;
+  // Per finished unit: its records and its examples.jsonl lines.
+  std::map<std::size_t, std::pair<std::vector<record>, std::vector<std::string>>> finished;
   bool stop = false;
   std::exception_ptr failure;
 
@@ -283,6 +325,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     try {
       worker_queries queries(shared, disk.get(), settings.gold_limits, settings.pred_limits);
       example_evaluator evaluator(queries, techniques, settings.routes);
+      evaluator.set_evidence_options(settings.evidence);
       judge_panel panel(judges, settings.routes, schemas, settings.pred_limits);
       while (true) {
         std::size_t u;
@@ -294,13 +337,14 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
           u = next_unit++;
         }
         std::uint64_t shared = 0;
-        std::vector<record> records =
-            evaluate_unit(units[u], examples, evaluator, techniques, shared,
-                          judges.empty() ? nullptr : &panel, settings.exact_match.get());
+        std::vector<std::string> lines;
+        std::vector<record> records = evaluate_unit(units[u], examples, evaluator, techniques, shared,
+                                                    judges.empty() ? nullptr : &panel,
+                                                    settings.exact_match.get(), evidence ? &lines : nullptr);
         shared_answers += shared;
         {
           std::lock_guard lock(mutex);
-          finished.emplace(u, std::move(records));
+          finished.emplace(u, std::make_pair(std::move(records), std::move(lines)));
         }
         changed.notify_all();
       }
@@ -349,12 +393,14 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
                        [&] { return finished.count(written) > 0 || failure; });
       if (failure) break;
       while (finished.count(written) > 0) {
-        std::vector<record> records = std::move(finished[written]);
+        std::vector<record> records = std::move(finished[written].first);
+        const std::vector<std::string> lines = std::move(finished[written].second);
         finished.erase(written);
         lock.unlock();
+        if (evidence) evidence->append_unit(lines);
         if (results) results->append_unit(records);
+        add_unit(units[written], records.data(), records.size());
         for (const record& r : records) {
-          out.summary.add(r);
           if (abort_reason.empty() && settings.on_script_error == script_error_policy::abort &&
               r.status == example_status::script_error) {
             abort_reason = "run stopped at example " + r.id + " (technique " + r.technique +

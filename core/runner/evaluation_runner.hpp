@@ -26,6 +26,7 @@
 #include "backends/backend_routes.hpp"
 #include "eval/exact_match_metric.hpp"
 #include "eval/example.hpp"
+#include "eval/example_evidence.hpp"
 #include "judges/judge_set.hpp"
 #include "output/run_summary.hpp"
 #include "runner/progress.hpp"
@@ -67,6 +68,8 @@ struct evaluation_settings {
   bool require_databases = false;
   /// Replace the run already in out_dir (without resume or overwrite, a folder holding a run is refused).
   bool overwrite = false;
+  /// What examples.jsonl keeps of each result (written beside results.jsonl when out_dir is set).
+  evidence_options evidence;
   /// On-disk cache of gold results.
   std::optional<std::filesystem::path> cache_dir;
   /// Memory for query outcomes shared between workers and examples.

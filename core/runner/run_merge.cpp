@@ -11,6 +11,7 @@
 #include "datasets/json_input.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "eval/sql_features.hpp"
 #include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
 #include "runner/run_manifest.hpp"
@@ -24,7 +25,8 @@ struct shard_folder {
   std::filesystem::path dir;
   nlohmann::json manifest;
   shard_run shard;
-  std::string results;  // results.jsonl
+  std::string results;                  // results.jsonl
+  std::optional<std::string> examples;  // examples.jsonl, when the shard wrote one
 };
 
 // Where one unit's lines are: a shard and the byte range of its lines.
@@ -50,6 +52,8 @@ shard_folder read_shard(const std::filesystem::path& dir) {
   f.shard = shard_run::from_json(f.manifest["shard"], manifest_file.string());
   const auto results_file = dir / "results.jsonl";
   if (std::filesystem::exists(results_file, ec)) f.results = read_file(results_file);
+  const auto examples_file = dir / "examples.jsonl";
+  if (std::filesystem::exists(examples_file, ec)) f.examples = read_file(examples_file);
   return f;
 }
 
@@ -119,6 +123,30 @@ void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::o
     }
     found[u.index] = unit_lines{shard_pos, begin, pos, first_id, checks[k - 1]};
   }
+}
+
+// The byte range of each found unit's lines in its shard's examples.jsonl; empty when a shard has
+// no examples.jsonl or it does not hold every unit its results.jsonl holds (then the merged run has
+// none either, and its summary no by_feature).
+std::vector<std::pair<std::size_t, std::size_t>> example_ranges(
+    const std::vector<shard_folder>& shards, const std::vector<std::optional<unit_lines>>& found) {
+  std::vector<std::pair<std::size_t, std::size_t>> ranges(found.size());
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const shard_folder& f = shards[i];
+    if (!f.examples) return {};
+    std::size_t pos = 0;
+    for (const shard_run::unit& u : f.shard.units) {
+      if (!found[u.index] || found[u.index]->shard != i) break;  // the shard's units end here
+      const std::size_t begin = pos;
+      for (std::size_t k = 0; k < u.examples; ++k) {
+        const std::size_t end = f.examples->find('\n', pos);
+        if (end == std::string::npos) return {};
+        pos = end + 1;
+      }
+      ranges[u.index] = {begin, pos};
+    }
+  }
+  return ranges;
 }
 
 double number_or_zero(const nlohmann::json& j, const char* key) {
@@ -193,7 +221,8 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) throw usage_error("cannot create output directory " + out.string() + ": " + ec.message());
-  for (const char* name : {"results.jsonl", "results.jsonl.check", "summary.json", "run.json"}) {
+  for (const char* name :
+       {"results.jsonl", "results.jsonl.check", "examples.jsonl", "summary.json", "run.json"}) {
     if (!overwrite && std::filesystem::exists(out / name, ec))
       throw usage_error(out.string() + " already holds " + name + "; pass --overwrite to replace it");
   }
@@ -204,18 +233,44 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   result.shards = shards.size();
   std::string results;
   std::string checks;  // results.jsonl.check: the merged folder resumes like any run's
-  for (const auto& u : found) {
+  std::string examples;
+  const auto ranges = example_ranges(shards, found);
+  const std::size_t per_example = std::max<std::size_t>(1, lines_per_example(shards.front().manifest));
+  for (std::size_t index = 0; index < found.size(); ++index) {
+    const auto& u = found[index];
     checks += std::to_string(u->check.bytes) + "\t" + u->check.hash + "\n";
     const std::string& text = shards[u->shard].results;
     results.append(text, u->begin, u->end - u->begin);
+    // The unit's examples, for the facts of its records (as the run that wrote them had them).
+    std::vector<std::pair<std::string, std::uint32_t>> facts;
+    if (!ranges.empty()) {
+      const std::string& lines = *shards[u->shard].examples;
+      examples.append(lines, ranges[index].first, ranges[index].second - ranges[index].first);
+      for (std::size_t pos = ranges[index].first; pos < ranges[index].second;) {
+        const std::size_t end = lines.find('\n', pos);
+        const auto j = nlohmann::json::parse(lines.begin() + static_cast<long>(pos),
+                                             lines.begin() + static_cast<long>(end), nullptr, false);
+        const char* key = j.is_object() && j.contains("gold_as_given") ? "gold_as_given" : "gold";
+        const std::string gold =
+            j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+        facts.emplace_back(gold, feature_mask(features_of(gold)));
+        pos = end + 1;
+      }
+    }
     std::size_t pos = u->begin;
-    while (pos < u->end) {
+    for (std::size_t k = 0; pos < u->end; ++k) {
       const std::size_t end = text.find('\n', pos);
       record r;
       record_from_json(
           nlohmann::json::parse(text.begin() + static_cast<long>(pos), text.begin() + static_cast<long>(end)),
           r);
-      result.summary.add(r);
+      if (facts.empty()) {
+        result.summary.add(r);
+      } else {
+        const auto& [gold, mask] = facts[std::min(k / per_example, facts.size() - 1)];
+        const example_facts f{mask, gold};
+        result.summary.add(r, &f);
+      }
       pos = end + 1;
     }
   }
@@ -268,6 +323,10 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   run["merged_from"] = merged_from;
 
   write_file_atomically(out / "results.jsonl", results);
+  if (!ranges.empty())
+    write_file_atomically(out / "examples.jsonl", examples);
+  else if (std::filesystem::exists(out / "examples.jsonl", ec))
+    std::filesystem::remove(out / "examples.jsonl", ec);  // an earlier merge's, replaced (--overwrite)
   write_file_atomically(checks_file(out / "results.jsonl"), checks);
   write_file_atomically(out / "summary.json",
                         dump_json(result.summary.to_json(result.examples, result.wall_seconds), 2) + "\n");

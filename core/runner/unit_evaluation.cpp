@@ -43,13 +43,25 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
                                   example_evaluator& evaluator,
                                   const std::vector<std::shared_ptr<const technique>>& techniques,
                                   std::uint64_t& shared_answers, judge_panel* judges,
-                                  const exact_match_metric* exact_match) {
+                                  const exact_match_metric* exact_match, std::vector<std::string>* evidence) {
   std::vector<record> records;
-  // Evaluated examples of this unit by predicted SQL: (example index, position of its first record).
-  std::unordered_map<std::string_view, std::vector<std::pair<std::size_t, std::size_t>>> answered;
+  std::vector<std::string> bodies;  // the evidence of each example of the unit, in order
+  if (evidence != nullptr) evidence->clear();
+  // Evaluated examples of this unit by predicted SQL: (example index, position of its first record,
+  // position of its evidence in `bodies`).
+  struct answer {
+    std::size_t example;
+    std::size_t first_record;
+    std::size_t body;
+  };
+  std::unordered_map<std::string_view, std::vector<answer>> answered;
   for (const std::size_t i : unit.examples) {
     const example& ex = examples[i];
     if (ex.pred_missing) {
+      if (evidence != nullptr) {
+        bodies.push_back(evidence_body(ex, "", nullptr, nullptr, {}));
+        evidence->push_back(evidence_line(ex, bodies.back()));
+      }
       std::vector<record> r = missing_prediction(ex, techniques);
       records.insert(records.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
       if (exact_match != nullptr) records.push_back(exact_match->missing(ex));
@@ -60,15 +72,19 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
       continue;
     }
     auto& same_pred = answered[ex.pred];
-    const std::pair<std::size_t, std::size_t>* earlier = nullptr;
-    for (const auto& candidate : same_pred) {
-      if (same_evaluation(examples[candidate.first], ex)) {
+    const answer* earlier = nullptr;
+    for (const answer& candidate : same_pred) {
+      if (same_evaluation(examples[candidate.example], ex)) {
         earlier = &candidate;
         break;
       }
     }
     if (earlier != nullptr) {
-      const std::size_t first = earlier->second;
+      const std::size_t first = earlier->first_record;
+      if (evidence != nullptr) {
+        bodies.push_back(bodies[earlier->body]);
+        evidence->push_back(evidence_line(ex, bodies.back()));
+      }
       const std::size_t count =
           techniques.size() + (exact_match != nullptr ? 1 : 0) + (judges != nullptr ? judges->size() : 0);
       for (std::size_t k = 0; k < count; ++k) {
@@ -79,8 +95,13 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
       ++shared_answers;
       continue;
     }
-    same_pred.push_back({i, records.size()});
-    std::vector<record> r = evaluator.evaluate(ex);
+    same_pred.push_back({i, records.size(), bodies.size()});
+    std::string body;
+    std::vector<record> r = evaluator.evaluate(ex, evidence != nullptr ? &body : nullptr);
+    if (evidence != nullptr) {
+      bodies.push_back(std::move(body));
+      evidence->push_back(evidence_line(ex, bodies.back()));
+    }
     records.insert(records.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
     if (exact_match != nullptr) records.push_back(exact_match->evaluate(ex));
     if (judges != nullptr) {

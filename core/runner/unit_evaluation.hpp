@@ -26,10 +26,13 @@ std::vector<record> missing_prediction(const example& ex,
 /// then the exact-match record (when `exact_match` is given), then the judges' records (when
 /// `judges` is given) in their order.
 /// `shared_answers` counts the examples that got copies of an identical earlier answer's records.
+/// With `evidence`, it receives the unit's examples.jsonl lines, one per example in the unit's
+/// order (an identical earlier answer's evidence copied with the example's own id and system).
 std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples,
                                   example_evaluator& evaluator,
                                   const std::vector<std::shared_ptr<const technique>>& techniques,
                                   std::uint64_t& shared_answers, judge_panel* judges = nullptr,
-                                  const exact_match_metric* exact_match = nullptr);
+                                  const exact_match_metric* exact_match = nullptr,
+                                  std::vector<std::string>* evidence = nullptr);
 
 }  // namespace sqlmorph::core

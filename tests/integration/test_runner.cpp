@@ -296,6 +296,7 @@ TEST_CASE("kill -9 in the middle of a run, then --resume: the same results as an
   const auto resumed = run_sqlmorph(args);
   REQUIRE(resumed.exit_code == 0);
   CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
+  CHECK(test::file_bytes(out / "examples.jsonl") == test::file_bytes(full / "examples.jsonl"));
   CHECK(run_json(out)["status"] == "complete");
   CHECK(run_json(out)["statistics"]["resumed_units"].get<int>() * 2 >= 10);
   const json summary = json::parse(test::file_bytes(out / "summary.json"));
@@ -309,6 +310,21 @@ TEST_CASE("kill -9 in the middle of a run, then --resume: the same results as an
   }
   REQUIRE(run_sqlmorph(args).exit_code == 0);
   CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
+  CHECK(test::file_bytes(out / "examples.jsonl") == test::file_bytes(full / "examples.jsonl"));
+  // A torn examples.jsonl (its unit is written before the unit's records): that unit and the
+  // records after it are evaluated again, nothing duplicated.
+  {
+    std::string text = test::file_bytes(out / "examples.jsonl");
+    text.resize(text.size() / 2);
+    std::ofstream(out / "examples.jsonl", std::ios::trunc) << text;
+  }
+  const auto again = run_sqlmorph(args);
+  REQUIRE(again.exit_code == 0);
+  CHECK(run_json(out)["statistics"]["resumed_units"].get<int>() < 60);
+  CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
+  CHECK(test::file_bytes(out / "examples.jsonl") == test::file_bytes(full / "examples.jsonl"));
+  const json again_summary = json::parse(test::file_bytes(out / "summary.json"));
+  CHECK(again_summary["by_feature"] == full_summary["by_feature"]);
 }
 
 TEST_CASE("--resume notices an edited line: that unit and the rest are evaluated again, with a warning") {

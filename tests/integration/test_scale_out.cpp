@@ -90,10 +90,13 @@ test::command_result merge(const std::vector<std::filesystem::path>& shards,
 // summary.json (wall time aside), and run.json's fingerprint, examples, techniques and statistics.
 void check_same_run(const std::filesystem::path& single, const std::filesystem::path& merged) {
   CHECK(without_timings(merged / "results.jsonl") == without_timings(single / "results.jsonl"));
+  // The evidence too, byte for byte, and the summary's slices by SQL feature that come from it.
+  CHECK(test::file_bytes(merged / "examples.jsonl") == test::file_bytes(single / "examples.jsonl"));
   json a = read_json(single / "summary.json");
   json b = read_json(merged / "summary.json");
   a.erase("wall_seconds");
   b.erase("wall_seconds");
+  CHECK(a.contains("by_feature"));
   CHECK(a == b);
   const json ra = read_json(single / "run.json");
   const json rb = read_json(merged / "run.json");
