@@ -1,0 +1,25 @@
+#pragma once
+// `sqlmorph explain`: one example of a finished run, from its examples.jsonl line and its
+// results.jsonl records — the question, both SQL texts, their features, both result tables side by
+// side (columns paired by name; rows that have no equal row on the other side, over the paired
+// columns, marked `*`) and every technique's numbers.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace sqlmorph::core {
+
+/// The text shown for `evidence` (an examples.jsonl line) and its `records` (results.jsonl lines),
+/// `technique` keeping only that technique's records when given.
+std::string explain_example(const nlohmann::json& evidence, const std::vector<nlohmann::json>& records,
+                            const std::optional<std::string>& technique);
+
+/// Finds example `id` in `run_dir` and explains it. Throws usage_error naming the missing file or
+/// the id (with the ids nearest to it).
+std::string explain_run_example(const std::filesystem::path& run_dir, const std::string& id,
+                                const std::optional<std::string>& technique);
+
+}  // namespace sqlmorph::core
