@@ -21,11 +21,13 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # python3-yaml reads the Kubernetes manifests of examples/kubernetes in their test.
 # libxxhash-dev (header-only use) hashes database files for the gold cache (XXH3-128).
 # clang and libclang-rt-14-dev (libFuzzer, ASan and UBSan runtimes) build the fuzz targets (make fuzz).
+# chromium renders the HTML report in its tests (headless, driven by puppeteer-core from the npm
+# registry, pinned in tests/report/package-lock.json and installed by `make deps`).
 DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev libboost-dev libtomlplusplus-dev \
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev \
                 libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3 clang-format \
                 clang libclang-rt-14-dev pybind11-dev python3-dev python3-pytest python3-pandas python3-yaml \
-                slurmctld slurmd slurm-client libxxhash-dev
+                slurmctld slurmd slurm-client libxxhash-dev chromium
 
 # What `make run` needs: the CLI (which brings the plugins it loads by default) and the demo
 # database. Tests, benchmarks and the server backends are left to `make build` / `make test`, in
@@ -35,7 +37,7 @@ DEMO_TARGETS := sqlmorph demo_database
 # Seconds each fuzz target runs in `make fuzz`.
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps configure build build-demo run test test-asan fuzz bench format check-format clean
+.PHONY: deps configure build build-demo run test test-asan fuzz bench report-screenshots format check-format clean
 
 deps:
 	@missing=""; \
@@ -52,6 +54,14 @@ deps:
 	    exit 1; \
 	  fi; \
 	fi
+	@command -v npm >/dev/null || { \
+	  if [ "$$(id -u)" = "0" ]; then apt-get install -y -qq --no-install-recommends nodejs npm; \
+	  else echo "node and npm are missing: apt-get install -y nodejs npm"; exit 1; fi; }
+	@if [ ! -f tests/report/node_modules/.package-lock.json ] || \
+	    [ tests/report/package-lock.json -nt tests/report/node_modules/.package-lock.json ]; then \
+	  echo "installing the report tests' npm packages (tests/report/package-lock.json)"; \
+	  npm ci --prefix tests/report --no-audit --no-fund --loglevel=error; \
+	fi
 
 configure: deps
 	cmake --preset $(PRESET)
@@ -66,7 +76,9 @@ run: build-demo
 	./$(BUILD_DIR)/sqlmorph --config sqlmorph.toml eval \
 	  --cases examples/demo/cases.jsonl --db-root $(BUILD_DIR)/examples/demo \
 	  --penalize-extra-pred-cols both --timeout 2 --max-rows 10000 --judges sql_correctness \
-	  --out $(BUILD_DIR)/demo-results
+	  --overwrite --out $(BUILD_DIR)/demo-results
+	./$(BUILD_DIR)/sqlmorph report $(BUILD_DIR)/demo-results -o $(BUILD_DIR)/demo-report.html
+	@echo "open $(CURDIR)/$(BUILD_DIR)/demo-report.html in a browser"
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
@@ -89,6 +101,11 @@ bench: build
 	./$(BUILD_DIR)/bench/parallel_bench
 	python3 bench/python_overhead.py $(BUILD_DIR)
 	./$(BUILD_DIR)/bench/memory_bench
+
+# Screenshots of the report's views for the docs (docs/images/report-*.png): a 4-system Spider dev
+# run when ../shared is there, else the demo.
+report-screenshots: build
+	tests/report/screenshots.sh ./$(BUILD_DIR)/sqlmorph $(CURDIR) $(CURDIR)/$(BUILD_DIR) docs/images
 
 format:
 	git ls-files '*.cpp' '*.hpp' '*.h' | xargs clang-format -i

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   register_merge_command(app, global, exit_code);
   register_export_command(app, global, exit_code);
   register_explain_command(app, global, exit_code);
+  register_report_command(app, global, exit_code);
   // The global options are accepted after the subcommand too (`sqlmorph compare -v ...`).
   for (CLI::App* cmd : app.get_subcommands({})) add_global_options(*cmd, global);
 

@@ -1,0 +1,242 @@
+#include "output/html_report.hpp"
+
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "datasets/text_lines.hpp"
+#include "errors.hpp"
+#include "eval/sql_features.hpp"
+#include "output/record_json.hpp"
+#include "output/report_assets.hpp"
+#include "output/run_summary.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+using ordered = nlohmann::ordered_json;
+using nlohmann::json;
+
+// Indexes of names, in the order first seen.
+struct names {
+  std::vector<std::string> list;
+  std::unordered_map<std::string, std::size_t> index;
+  std::size_t of(const std::string& name) {
+    const auto [it, added] = index.try_emplace(name, list.size());
+    if (added) list.push_back(name);
+    return it->second;
+  }
+};
+
+std::optional<bool> penalize_of(const json& j) {
+  const auto it = j.find("penalize_extra_pred_cols");
+  if (it == j.end() || !it->is_boolean()) return std::nullopt;
+  return it->get<bool>();
+}
+
+std::string system_of(const json& j) {
+  const auto it = j.find("system");
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+json parse_line(const std::string& line, const std::string& where) {
+  json j = json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw usage_error(where + ": not a JSON object");
+  return j;
+}
+
+// A number rounded for the page (4 decimals are what it shows).
+ordered rounded(const json& v) {
+  if (!v.is_number()) return nullptr;
+  return std::round(v.get<double>() * 1e6) / 1e6;
+}
+
+// The id without the "SYSTEM:" prefix: the question, shared by the systems' answers.
+std::string question_key(const std::string& id, const std::string& system) {
+  if (!system.empty() && id.size() > system.size() && id.compare(0, system.size(), system) == 0 &&
+      id[system.size()] == ':')
+    return id.substr(system.size() + 1);
+  return id;
+}
+
+// A result side with at most `rows` rows.
+ordered trimmed_side(const json& side, std::size_t rows) {
+  if (!side.is_object()) return nullptr;
+  ordered out = ordered::parse(side.dump());
+  if (out.contains("rows") && out["rows"].is_array() && out["rows"].size() > rows) {
+    ordered kept = ordered::array();
+    for (std::size_t i = 0; i < rows; ++i) kept.push_back(out["rows"][i]);
+    out["rows"] = std::move(kept);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string build_report(const std::vector<std::filesystem::path>& run_dirs, const report_options& options) {
+  if (run_dirs.empty()) throw usage_error("report needs at least one run folder");
+  names systems;
+  names variants;
+  std::vector<bool> has_f1;
+  ordered summary = ordered::array(), by_difficulty = ordered::array(), by_database = ordered::array(),
+          by_feature = ordered::array(), pairwise = ordered::array(), judges = ordered::array();
+  ordered examples = ordered::array();
+  ordered runs = ordered::array();
+  const auto variant_of = [&](const json& j) {
+    const std::size_t v = variants.of(variant_label(j.value("technique", std::string()), penalize_of(j)));
+    if (has_f1.size() <= v) has_f1.resize(v + 1, false);
+    return v;
+  };
+  for (const auto& dir : run_dirs) {
+    runs.push_back(dir.filename().empty() ? dir.parent_path().filename().string() : dir.filename().string());
+    const auto summary_path = dir / "summary.json";
+    const auto results_path = dir / "results.jsonl";
+    for (const auto& p : {summary_path, results_path}) {
+      if (!std::filesystem::exists(p))
+        throw usage_error(p.string() + " does not exist (not the --out folder of a finished run?)");
+    }
+    json s = json::parse(read_file(summary_path), nullptr, false);
+    if (s.is_discarded() || !s.is_object() || !s.contains("techniques"))
+      throw usage_error(summary_path.string() + ": not a summary of sqlmorph");
+    // Groups: system and variant as indexes, the rest as written.
+    const auto group = [&](const json& g, ordered& into) {
+      ordered t;
+      t["s"] = systems.of(system_of(g));
+      const std::size_t v = variant_of(g);
+      t["v"] = v;
+      for (const auto& [key, value] : g.items()) {
+        if (key == "system" || key == "technique" || key == "penalize_extra_pred_cols") continue;
+        t[key] = value.is_number_float() ? rounded(value) : ordered::parse(value.dump());
+      }
+      if (g.contains("F1") && g["F1"].is_number()) has_f1[v] = true;
+      into.push_back(std::move(t));
+    };
+    for (const json& g : s["techniques"]) group(g, summary);
+    for (const char* key : {"by_difficulty", "by_database", "by_feature"}) {
+      if (!s.contains(key)) continue;
+      ordered& into = std::string(key) == "by_difficulty" ? by_difficulty
+                      : std::string(key) == "by_database" ? by_database
+                                                          : by_feature;
+      for (const json& g : s[key]) group(g, into);
+    }
+    if (s.contains("statistics") && s["statistics"].contains("pairwise")) {
+      for (const json& p : s["statistics"]["pairwise"]) {
+        ordered t = ordered::parse(p.dump());
+        t["v"] = variant_of(p);
+        pairwise.push_back(std::move(t));
+      }
+    }
+    if (s.contains("judges"))
+      for (const json& j : s["judges"]) judges.push_back(ordered::parse(j.dump()));
+
+    // The examples: their evidence, then their records.
+    std::unordered_map<std::string, std::size_t> position;  // id -> examples index
+    const auto examples_path = dir / "examples.jsonl";
+    if (std::filesystem::exists(examples_path)) {
+      line_reader lines(examples_path);
+      for (std::string line; lines.next(line);) {
+        if (line.empty()) continue;
+        const json e = parse_line(line, lines.where());
+        const std::string id = e.value("id", std::string());
+        const std::string system = system_of(e);
+        ordered x;
+        x["id"] = id;
+        x["s"] = systems.of(system);
+        x["q_key"] = question_key(id, system);
+        x["db"] = e.value("db_id", json(nullptr));
+        x["d"] = e.value("difficulty", json(nullptr));
+        x["question"] = e.value("question", json(nullptr));
+        x["evidence"] = e.value("evidence", json(nullptr));
+        x["g"] = e.value("gold", json(nullptr));
+        x["p"] = e.value("pred", json(nullptr));
+        sql_features f;
+        x["fm"] =
+            e.contains("features") && features_from_json(e["features"]["gold"], f) ? feature_mask(f) : 0;
+        x["gr"] = trimmed_side(e.value("gold_result", json(nullptr)), options.rows);
+        x["pr"] = trimmed_side(e.value("pred_result", json(nullptr)), options.rows);
+        x["r"] = ordered::array();
+        x["j"] = ordered::array();
+        position[id + '\x1f' + system] = examples.size();
+        examples.push_back(std::move(x));
+      }
+    }
+    line_reader lines(results_path);
+    for (std::string line; lines.next(line);) {
+      if (line.empty()) continue;
+      const json r = parse_line(line, lines.where());
+      const std::string id = r.value("id", std::string());
+      const std::string system = system_of(r);
+      auto at = position.find(id + '\x1f' + system);
+      if (at == position.end()) {  // a run without examples.jsonl: the records alone
+        ordered x;
+        x["id"] = id;
+        x["s"] = systems.of(system);
+        x["q_key"] = question_key(id, system);
+        x["db"] = r.value("db_id", json(nullptr));
+        x["d"] = r.value("difficulty", json(nullptr));
+        x["g"] = nullptr;
+        x["p"] = nullptr;
+        x["fm"] = 0;
+        x["gr"] = nullptr;
+        x["pr"] = nullptr;
+        x["r"] = ordered::array();
+        x["j"] = ordered::array();
+        at = position.emplace(id + '\x1f' + system, examples.size()).first;
+        examples.push_back(std::move(x));
+      }
+      ordered& x = examples[at->second];
+      const std::string technique = r.value("technique", std::string());
+      if (is_judge_technique(technique)) {
+        x["j"].push_back({technique.substr(judge_technique_prefix.size()), r.value("label", json(nullptr)),
+                          r.value("confidence", json(nullptr)), r.value("votes", json::array()),
+                          r.value("rationales", json::array())});
+        continue;
+      }
+      std::string error = r.contains("error") && r["error"].is_string() ? r["error"].get<std::string>() : "";
+      if (error.size() > 300) error = error.substr(0, 297) + "...";
+      x["r"].push_back({variant_of(r), r.value("status", std::string()),
+                        rounded(r.value("EX", json(nullptr))), rounded(r.value("EXP", json(nullptr))),
+                        rounded(r.value("EXR", json(nullptr))), rounded(r.value("F1", json(nullptr))),
+                        error.empty() ? ordered(nullptr) : ordered(error)});
+    }
+  }
+  ordered data;
+  data["runs"] = runs;
+  data["systems"] = systems.list;
+  data["variants"] = variants.list;
+  data["has_f1"] = has_f1;
+  data["feature_names"] = feature_names;
+  data["summary"] = std::move(summary);
+  data["by_difficulty"] = std::move(by_difficulty);
+  data["by_database"] = std::move(by_database);
+  data["by_feature"] = std::move(by_feature);
+  data["pairwise"] = std::move(pairwise);
+  data["judges"] = std::move(judges);
+  data["examples"] = std::move(examples);
+  // Inside <script>: "</" would end the element.
+  std::string text = dump_json(data);
+  std::string safe;
+  safe.reserve(text.size() + text.size() / 64);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') {
+      safe += "<\\/";
+      ++i;
+    } else {
+      safe += text[i];
+    }
+  }
+  std::string page = report_assets::page;
+  const auto fill = [&](const std::string& marker, const std::string& with) {
+    const auto at = page.find(marker);
+    if (at == std::string::npos) throw std::logic_error("report page without " + marker);
+    page.replace(at, marker.size(), with);
+  };
+  fill("/*SQLMORPH_CSS*/", report_assets::style);
+  fill("/*SQLMORPH_JS*/", report_assets::script);
+  fill("/*SQLMORPH_DATA*/", safe);  // last: the data may hold the other markers' text
+  return page;
+}
+
+}  // namespace sqlmorph::core
