@@ -1,5 +1,6 @@
 #include "output/html_report.hpp"
 
+#include <cstring>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -64,7 +65,7 @@ std::string question_key(const std::string& id, const std::string& system) {
 // A result side with at most `rows` rows.
 ordered trimmed_side(const json& side, std::size_t rows) {
   if (!side.is_object()) return nullptr;
-  ordered out = ordered::parse(side.dump());
+  ordered out = side;
   if (out.contains("rows") && out["rows"].is_array() && out["rows"].size() > rows) {
     ordered kept = ordered::array();
     for (std::size_t i = 0; i < rows; ++i) kept.push_back(out["rows"][i]);
@@ -108,7 +109,7 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
       t["v"] = v;
       for (const auto& [key, value] : g.items()) {
         if (key == "system" || key == "technique" || key == "penalize_extra_pred_cols") continue;
-        t[key] = value.is_number_float() ? rounded(value) : ordered::parse(value.dump());
+        t[key] = value.is_number_float() ? rounded(value) : ordered(value);
       }
       if (g.contains("F1") && g["F1"].is_number()) has_f1[v] = true;
       into.push_back(std::move(t));
@@ -123,13 +124,13 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
     }
     if (s.contains("statistics") && s["statistics"].contains("pairwise")) {
       for (const json& p : s["statistics"]["pairwise"]) {
-        ordered t = ordered::parse(p.dump());
+        ordered t = p;
         t["v"] = variant_of(p);
         pairwise.push_back(std::move(t));
       }
     }
     if (s.contains("judges"))
-      for (const json& j : s["judges"]) judges.push_back(ordered::parse(j.dump()));
+      for (const json& j : s["judges"]) judges.push_back(ordered(j));
 
     // The examples: their evidence, then their records.
     std::unordered_map<std::string, std::size_t> position;  // id -> examples index
@@ -216,27 +217,36 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
   data["judges"] = std::move(judges);
   data["examples"] = std::move(examples);
   // Inside <script>: "</" would end the element.
-  std::string text = dump_json(data);
-  std::string safe;
-  safe.reserve(text.size() + text.size() / 64);
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') {
-      safe += "<\\/";
-      ++i;
-    } else {
-      safe += text[i];
-    }
-  }
-  std::string page = report_assets::page;
-  const auto fill = [&](const std::string& marker, const std::string& with) {
-    const auto at = page.find(marker);
+  const std::string text = dump_json(data);
+  data = nullptr;
+  const std::string page = report_assets::page;
+  const auto split = [&](std::size_t from, const std::string& marker) {
+    const auto at = page.find(marker, from);
     if (at == std::string::npos) throw std::logic_error("report page without " + marker);
-    page.replace(at, marker.size(), with);
+    return at;
   };
-  fill("/*SQLMORPH_CSS*/", report_assets::style);
-  fill("/*SQLMORPH_JS*/", report_assets::script);
-  fill("/*SQLMORPH_DATA*/", safe);  // last: the data may hold the other markers' text
-  return page;
+  const std::string css = "/*SQLMORPH_CSS*/", js = "/*SQLMORPH_JS*/", data_marker = "/*SQLMORPH_DATA*/";
+  const std::size_t at_css = split(0, css), at_data = split(at_css, data_marker), at_js = split(at_data, js);
+  std::string out;
+  out.reserve(page.size() + std::strlen(report_assets::style) + std::strlen(report_assets::script) +
+              text.size() + text.size() / 64);
+  out.append(page, 0, at_css);
+  out += report_assets::style;
+  out.append(page, at_css + css.size(), at_data - at_css - css.size());
+  for (std::size_t from = 0;;) {
+    const std::size_t close = text.find("</", from);
+    if (close == std::string::npos) {
+      out.append(text, from, std::string::npos);
+      break;
+    }
+    out.append(text, from, close - from);
+    out += "<\\/";
+    from = close + 2;
+  }
+  out.append(page, at_data + data_marker.size(), at_js - at_data - data_marker.size());
+  out += report_assets::script;
+  out.append(page, at_js + js.size(), std::string::npos);
+  return out;
 }
 
 }  // namespace sqlmorph::core
