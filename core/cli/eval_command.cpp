@@ -31,6 +31,10 @@ int run_eval(const global_options& g, const eval_options& o) {
     const auto systems = outcome.summary.systems();
     if (systems.size() > 1) {
       std::cout << "\n" << outcome.summary.systems_table();
+      if (systems.size() > run_summary::max_side_by_side)
+        std::cout
+            << "every system and technique side by side, with intervals and the examples: sqlmorph report "
+            << settings.out_dir.value().string() << " -o report.html\n";
     } else if (!systems.empty()) {
       const std::string by_difficulty = outcome.summary.difficulty_table(systems.front());
       if (!by_difficulty.empty()) std::cout << "\nby difficulty:\n" << by_difficulty;

@@ -9,6 +9,7 @@
 #include "config/run_values.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
+#include "eval/sql_features.hpp"
 #include "lua/sqlmorph_module.hpp"
 #include "output/atomic_file.hpp"
 #include "output/text_table.hpp"
@@ -38,6 +39,75 @@ void push_examples(lua_State* L, example_list examples) {
   void* mem = lua_newuserdatauv(L, sizeof(example_list), 0);
   new (mem) example_list(std::move(examples));
   luaL_setmetatable(L, examples_type);
+}
+
+std::optional<std::string> opt_string(lua_State* L, int table, const char* field);
+
+// The names of a list field of a table (a string is a list of one); none when absent.
+std::vector<std::string> name_list(lua_State* L, int table, const char* field, const char* who) {
+  std::vector<std::string> out;
+  lua_getfield(L, table, field);
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    out.emplace_back(lua_tostring(L, -1));
+  } else if (lua_istable(L, -1)) {
+    const auto n = static_cast<int>(lua_rawlen(L, -1));
+    for (int i = 1; i <= n; ++i) {
+      lua_rawgeti(L, -1, i);
+      if (lua_type(L, -1) != LUA_TSTRING)
+        throw usage_error(std::string(who) + ": '" + field + "' lists names");
+      out.emplace_back(lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
+  } else if (!lua_isnil(L, -1)) {
+    throw usage_error(std::string(who) + ": '" + field + "' must be a name or a list of names");
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
+// examples:filter{ gold_has = {FEATURE, ...}, gold_lacks = {...}, pred_has = {...}, pred_lacks = {...},
+//                  difficulty = "hard", db_id = "concert_singer", system = "s" } -> the examples that
+// match every condition (features: eval/sql_features.hpp feature_names, of the SQL as given).
+int examples_filter(lua_State* L, lua_module_context&) {
+  const example_list& all = *check_examples(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  const char* who = "examples:filter";
+  const auto mask_of = [&](const char* field) {
+    std::uint32_t mask = 0;
+    for (const std::string& name : name_list(L, 2, field, who)) {
+      const auto it =
+          std::find_if(feature_names.begin(), feature_names.end(), [&](const char* f) { return name == f; });
+      if (it == feature_names.end()) {
+        std::string known;
+        for (const char* f : feature_names) known += (known.empty() ? "" : ", ") + std::string(f);
+        throw usage_error(std::string(who) + ": unknown SQL feature '" + name + "' (known: " + known + ")");
+      }
+      mask |= 1u << static_cast<unsigned>(it - feature_names.begin());
+    }
+    return mask;
+  };
+  const std::uint32_t gold_has = mask_of("gold_has"), gold_lacks = mask_of("gold_lacks");
+  const std::uint32_t pred_has = mask_of("pred_has"), pred_lacks = mask_of("pred_lacks");
+  const auto difficulty = opt_string(L, 2, "difficulty");
+  const auto db_id = opt_string(L, 2, "db_id");
+  const auto system = opt_string(L, 2, "system");
+  example_list kept;
+  for (const example& ex : all) {
+    if (difficulty && ex.difficulty != *difficulty) continue;
+    if (db_id && ex.db_id != *db_id) continue;
+    if (system && ex.system != *system) continue;
+    if (gold_has | gold_lacks) {
+      const std::uint32_t m = feature_mask(features_of(ex.gold));
+      if ((m & gold_has) != gold_has || (m & gold_lacks) != 0) continue;
+    }
+    if (pred_has | pred_lacks) {
+      const std::uint32_t m = ex.pred_missing ? 0 : feature_mask(features_of(ex.pred));
+      if ((m & pred_has) != pred_has || (m & pred_lacks) != 0) continue;
+    }
+    kept.push_back(ex);
+  }
+  push_examples(L, std::move(kept));
+  return 1;
 }
 
 std::optional<std::string> opt_string(lua_State* L, int table, const char* field) {
@@ -551,6 +621,9 @@ void add_experiment_functions(lua_State* L, lua_module_context& ctx) {
       {"__gc", &examples_gc}, {"__len", &examples_len}, {nullptr, nullptr}};
   luaL_newmetatable(L, examples_type);
   luaL_setfuncs(L, examples_meta, 0);
+  lua_newtable(L);  // the methods of an example set
+  set_module_function(L, ctx, "filter", &examples_filter);
+  lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
   set_module_function(L, ctx, "spider", &spider);
   set_module_function(L, ctx, "cases", &cases);

@@ -445,6 +445,7 @@ std::string run_summary::to_table() const {
 
 std::string run_summary::systems_table() const {
   const std::vector<std::string> systems = this->systems();
+  if (systems.size() > max_side_by_side) return ranked_systems_table();
   text_table table;
   std::vector<std::string> header = {"technique", "metric"};
   header.insert(header.end(), systems.begin(), systems.end());
@@ -467,6 +468,45 @@ std::string run_summary::systems_table() const {
   }
   for (const std::string& label : labels) table.add_row(rows[label]);
   return table.render();
+}
+
+std::string run_summary::ranked_systems_table() const {
+  // The technique variants in order, and each system's headline per variant.
+  std::vector<std::string> labels;
+  std::vector<std::string> metrics;
+  std::map<std::string, std::map<std::string, std::optional<double>>> headline;  // system -> label -> value
+  for (const group& g : groups_.items) {
+    const std::string label = variant_label(g.technique, g.penalize);
+    if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
+      labels.push_back(label);
+      metrics.push_back(g.n[3] > 0 ? "F1" : "EX");
+    }
+    headline[g.system][label] = g.headline();
+  }
+  const std::size_t shown = std::min<std::size_t>(labels.size(), max_ranked_columns);
+  std::vector<std::string> systems = this->systems();
+  std::stable_sort(systems.begin(), systems.end(), [&](const std::string& a, const std::string& b) {
+    return headline[a][labels.front()].value_or(-1) > headline[b][labels.front()].value_or(-1);
+  });
+  text_table table;
+  std::vector<std::string> header = {"rank", "system"};
+  for (std::size_t i = 0; i < shown; ++i) header.push_back(labels[i] + " " + metrics[i]);
+  table.set_header(header);
+  std::set<std::size_t> right = {0};
+  for (std::size_t i = 0; i < shown; ++i) right.insert(i + 2);
+  table.align_right(right);
+  for (std::size_t r = 0; r < systems.size(); ++r) {
+    std::vector<std::string> row = {std::to_string(r + 1), systems[r]};
+    for (std::size_t i = 0; i < shown; ++i) row.push_back(format_metric(headline[systems[r]][labels[i]]));
+    table.add_row(std::move(row));
+  }
+  std::string out =
+      std::to_string(systems.size()) + " systems, ranked by " + labels.front() + " " + metrics.front() +
+      (shown < labels.size()
+           ? " (" + std::to_string(labels.size() - shown) + " more technique variants in summary.json)"
+           : std::string()) +
+      ":\n" + table.render();
+  return out;
 }
 
 std::string run_summary::difficulty_table(const std::string& system) const {

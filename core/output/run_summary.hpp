@@ -125,8 +125,14 @@ class run_summary {
 
   /// Every group with its means and statuses.
   std::string to_table() const;
-  /// One row per technique variant, one column per system: the headline metric (EX or F1).
+  /// One row per technique variant, one column per system: the headline metric (EX or F1); beyond
+  /// max_side_by_side systems, ranked_systems_table() instead (a table that stays readable).
   std::string systems_table() const;
+  static constexpr std::size_t max_side_by_side = 8;
+  static constexpr std::size_t max_ranked_columns = 4;
+  /// One row per system ranked by the first technique variant's headline, with the headlines of
+  /// the first max_ranked_columns variants.
+  std::string ranked_systems_table() const;
   /// One row per technique variant, one column per difficulty, for one system.
   std::string difficulty_table(const std::string& system) const;
 

@@ -254,3 +254,38 @@ TEST_CASE("sqlmorph explain: one example's queries, both results with unmatched 
   CHECK(empty.exit_code == 2);
   CHECK(empty.err.find("examples.jsonl does not exist") != std::string::npos);
 }
+
+TEST_CASE("Lua experiments filter examples by the SQL features of their queries") {
+  test::temp_dir dir;
+  write_file(dir.path() / "gold.sql", gold_sql);
+  write_file(dir.path() / "pred.sql",
+             "SELECT name FROM employees\nSELECT count(*) FROM projects\nSELECT 1\n"
+             "SELECT d.name FROM departments AS d JOIN employees AS e ON e.dept = d.name\n");
+  std::filesystem::create_directories(dir.path() / "dbs/demo");
+  std::filesystem::copy_file(test::build_dir() / "examples/demo/demo.sqlite",
+                             dir.path() / "dbs/demo/demo.sqlite");
+  write_file(dir.path() / "filter.lua", R"(
+local dir = ...
+local all = sqlmorph.spider{ gold = dir .. "/gold.sql", db_root = dir .. "/dbs", systems = { s = dir .. "/pred.sql" } }
+local joins = all:filter{ gold_has = "join" }
+local plain = all:filter{ gold_lacks = {"join", "order_by"} }
+local both = all:filter{ gold_has = {"join", "group_by"}, pred_lacks = "group_by" }
+print(string.format("all=%d joins=%d plain=%d both=%d", #all, #joins, #plain, #both))
+local result = sqlmorph.evaluate{ examples = joins, techniques = {"execution_accuracy"} }
+print("evaluated=" .. result.examples)
+)");
+  const auto r = run_sqlmorph({"--config", (test::source_dir() / "sqlmorph.toml").string(), "run",
+                               (dir.path() / "filter.lua").string(), dir.path().string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("all=4 joins=1 plain=2 both=1") != std::string::npos);
+  CHECK(r.out.find("evaluated=1") != std::string::npos);
+  write_file(dir.path() / "bad.lua",
+             "local all = sqlmorph.spider{ gold = ... .. '/gold.sql', db_root = ... .. '/dbs', systems = { s "
+             "= ... .. "
+             "'/pred.sql' } }\nall:filter{ gold_has = 'joins' }\n");
+  const auto bad = run_sqlmorph({"--config", (test::source_dir() / "sqlmorph.toml").string(), "run",
+                                 (dir.path() / "bad.lua").string(), dir.path().string()});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err.find("bad.lua:2: examples:filter: unknown SQL feature 'joins' (known: join, subquery") !=
+        std::string::npos);
+}

@@ -647,3 +647,34 @@ TEST_CASE("BIRD mini-dev: questions, evidence and difficulty read, predictions p
   CHECK(p[1]["status"] == "pred_missing");
   CHECK(p[2]["status"] != "pred_missing");
 }
+
+TEST_CASE("beyond 8 systems the terminal shows a ranked list, not a table 9 systems wide") {
+  test::temp_dir dir;
+  const auto gold = dir.path() / "gold.sql";
+  std::ofstream(gold)
+      << "SELECT name FROM employees WHERE dept = 'eng'\tdemo\nSELECT count(*) FROM projects\tdemo\n";
+  std::filesystem::create_directories(dir.path() / "dbs/demo");
+  std::filesystem::copy_file(demo_db(), dir.path() / "dbs/demo/demo.sqlite");
+  std::vector<std::string> args = {"--config",     config_arg(),
+                                   "-q",           "eval",
+                                   "--benchmark",  "spider",
+                                   "--gold",       gold.string(),
+                                   "--db-root",    (dir.path() / "dbs").string(),
+                                   "--techniques", "execution_accuracy,exact_column_and_partial_cell",
+                                   "--out",        (dir.path() / "out").string()};
+  for (int i = 0; i < 9; ++i) {
+    const auto pred = dir.path() / ("s" + std::to_string(i) + ".sql");
+    // s4 answers both right, the others one.
+    std::ofstream(pred) << (i == 4 ? "SELECT name FROM employees WHERE dept = 'eng'\n" : "SELECT 1\n")
+                        << "SELECT count(*) FROM projects\n";
+    args.push_back("--pred");
+    args.push_back("s" + std::to_string(i) + "=" + pred.string());
+  }
+  const auto r = run_sqlmorph(args);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("9 systems, ranked by execution_accuracy EX:") != std::string::npos);
+  CHECK(r.out.find("   1  s4  ") != std::string::npos);
+  CHECK(r.out.find("technique                                 metric") == std::string::npos);
+  CHECK(r.out.find("sqlmorph report " + (dir.path() / "out").string() + " -o report.html") !=
+        std::string::npos);
+}
