@@ -1,17 +1,9 @@
 # The SDK: public headers (include/sqlmorph) and their implementation (sdk/), built as a static,
 # position-independent library linked into the core and into every plugin.
 
-file(GLOB_RECURSE SQLMORPH_SDK_HEADERS CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/include/sqlmorph/*.hpp")
-list(SORT SQLMORPH_SDK_HEADERS)
-set(_sqlmorph_sdk_text "")
-foreach(_header IN LISTS SQLMORPH_SDK_HEADERS)
-  file(READ "${_header}" _content)
-  file(RELATIVE_PATH _rel "${PROJECT_SOURCE_DIR}" "${_header}")
-  string(APPEND _sqlmorph_sdk_text "${_rel}\n${_content}\n")
-endforeach()
-string(SHA256 _sqlmorph_sdk_sha "${_sqlmorph_sdk_text}")
-string(SUBSTRING "${_sqlmorph_sdk_sha}" 0 16 SQLMORPH_SDK_HASH)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${SQLMORPH_SDK_HEADERS})
+include("${CMAKE_CURRENT_LIST_DIR}/sdk_hash.cmake")
+sqlmorph_sdk_hash("${PROJECT_SOURCE_DIR}" SQLMORPH_SDK_HASH)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${SQLMORPH_SDK_HASH_FILES})
 configure_file("${PROJECT_SOURCE_DIR}/cmake/sdk_fingerprint.hpp.in"
                "${PROJECT_BINARY_DIR}/generated/sqlmorph/sdk_fingerprint.hpp" @ONLY)
 

@@ -20,7 +20,9 @@ class progress_reporter {
   /// Reports (if it is time to) that `done` examples of the total are finished, `errors` of them
   /// with a failed query or script.
   void update(std::size_t done, std::size_t errors);
-  /// Final report; clears the bar.
+  /// Final report. Does not clear the bar: it redraws it with these counts and ends its line, so it
+  /// stays on screen (nothing when no bar was drawn, a run too short to need one); prints one last
+  /// line in `lines` mode; nothing in `none` mode.
   void finish(std::size_t done, std::size_t errors);
 
  private:

@@ -442,7 +442,7 @@ TEST_CASE("postgres: a query that never ends stops at the time limit") {
   CHECK(o.status == query_status::timeout);
   CHECK(o.message == "exceeded the time limit of 1 s (PostgreSQL's statement_timeout)");
   CHECK(seconds >= 0.9);
-  CHECK(seconds < 2.0);
+  CHECK(seconds < 20.0);  // generous: proves it stopped, not how fast
   // The connection is reused, and the next query has its own, fresh limit.
   limits.timeout_seconds = 0.5;
   CHECK(conn->execute("SELECT pg_sleep(0.1)", limits).ok());
@@ -475,7 +475,7 @@ TEST_CASE("postgres: a server that ignores the time limit is cancelled and then 
             "exceeded the time limit of 1 s (the server ignored statement_timeout and the cancel request") ==
         0);
   CHECK(seconds >= 1.4);
-  CHECK(seconds < 6.0);
+  CHECK(seconds < 40.0);  // generous: proves it stopped, not how fast (about 3.5 s: limit, grace, give-up)
   // The session was given up; the next query opens a new one.
   CHECK(single_integer(*conn, "SELECT 1") == 1);
   CHECK(single_integer(*conn, "SELECT pg_backend_pid()") != pid);
@@ -500,7 +500,7 @@ TEST_CASE("postgres: cancel() from another thread interrupts a running query") {
   canceller.join();
   CHECK(o.status == query_status::error);
   CHECK(o.message == "cancelled");
-  CHECK(seconds < 3.0);
+  CHECK(seconds < 20.0);  // generous: proves it stopped, not how fast (pg_sleep(60) otherwise)
   CHECK(single_integer(*conn, "SELECT 2") == 2);
 }
 
@@ -515,7 +515,7 @@ TEST_CASE("postgres: row and byte caps cut a huge result quickly in bounded memo
   rows.max_rows = 1000;
   auto start = clock_type::now();
   const query_outcome by_rows = run(*conn, "SELECT i, j" + cross, rows);
-  CHECK(seconds_since(start) < 3.0);
+  CHECK(seconds_since(start) < 20.0);  // generous: proves it stopped, not how fast
   REQUIRE(by_rows.ok());
   CHECK(by_rows.rows.truncated());
   CHECK(by_rows.rows.row_count() == 1000);
@@ -525,7 +525,7 @@ TEST_CASE("postgres: row and byte caps cut a huge result quickly in bounded memo
   bytes.max_bytes = 100'000;
   start = clock_type::now();
   const query_outcome by_bytes = run(*conn, "SELECT i, repeat('x', 100)" + cross, bytes);
-  CHECK(seconds_since(start) < 3.0);
+  CHECK(seconds_since(start) < 20.0);  // generous: proves it stopped, not how fast
   REQUIRE(by_bytes.ok());
   CHECK(by_bytes.rows.truncated());
   CHECK(by_bytes.rows.row_count() == 1000);  // the 1001st row went over and was dropped whole
@@ -746,7 +746,7 @@ TEST_CASE("postgres: check() parses and binds without executing, describe_schema
   const auto start = clock_type::now();
   CHECK(conn->check("SELECT pg_sleep(1e6)", {}).ok());
   CHECK(conn->check("SELECT 1 / (id - id) FROM items", {}).ok());
-  CHECK(seconds_since(start) < 1.0);
+  CHECK(seconds_since(start) < 20.0);  // generous: proves pg_sleep(1e6) did not run, not how fast
   CHECK(single_integer(*conn, "SELECT count(*) FROM items") == 1);  // the session goes on normally
 
   const query_outcome schema = conn->describe_schema({});

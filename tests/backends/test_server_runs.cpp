@@ -101,7 +101,7 @@ TEST_CASE("a run on PostgreSQL with hostile predictions: clear statuses within t
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(seconds < 20);
+  CHECK(seconds < 60);  // generous: proves it stopped, not how fast (pg_sleep(1e6) otherwise)
   std::map<std::string, json> by_id;
   for (const json& j : read_jsonl(dir.path() / "out/results.jsonl")) by_id[j["id"]] = j;
   REQUIRE(by_id.size() == hostile.size());

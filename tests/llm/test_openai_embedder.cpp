@@ -146,7 +146,7 @@ TEST_CASE("embedder: a client error (400, 401, 404) is not retried") {
 TEST_CASE("embedder: a slow reply ends at the timeout") {
   fake_openai_server server([](const test::recorded_request& r) {
     scripted_reply slow = scripted_reply::json(replies::embeddings(r.body));
-    slow.delay = std::chrono::milliseconds(3000);
+    slow.delay = std::chrono::milliseconds(60000);  // far past the bound below (cut short at teardown)
     return slow;
   });
   const auto e = make_embedder(
@@ -159,7 +159,7 @@ TEST_CASE("embedder: a slow reply ends at the timeout") {
   CHECK(out.error.find("gave up after 2 attempts") != std::string::npos);
   CHECK(server.request_count() == 2);
   CHECK(elapsed >= 0.55);
-  CHECK(elapsed < 2.5);
+  CHECK(elapsed < 20.0);  // generous: proves it stopped, not how fast
 }
 
 TEST_CASE("embedder: malformed replies are errors") {

@@ -78,7 +78,8 @@ TEST_CASE("sqlite: check() binds names without executing, describe_schema() give
   const query_outcome endless = s.conn->check(
       "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n", {});
   CHECK(endless.ok());
-  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+  // generous: proves the endless query did not run, not how fast
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
   // The connection still executes normally afterwards.
   const query_outcome after = s.conn->execute("SELECT count(*) FROM items", {});
   REQUIRE(after.ok());
