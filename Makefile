@@ -101,6 +101,7 @@ bench: build
 	./$(BUILD_DIR)/bench/parallel_bench
 	python3 bench/python_overhead.py $(BUILD_DIR)
 	./$(BUILD_DIR)/bench/memory_bench
+	./$(BUILD_DIR)/bench/evidence_report_bench
 
 # Screenshots of the report's views for the docs (docs/images/report-*.png): a 4-system Spider dev
 # run when ../shared is there, else the demo.

@@ -96,7 +96,7 @@ std::vector<example> read_requested_examples(const eval_options& o) {
 
 }  // namespace
 
-std::vector<record> compare_records(environment& env, const compare_options& o) {
+std::vector<record> compare_records(environment& env, const compare_options& o, std::string* evidence) {
   env.use_embedding_cache(o.run.embedding_cache, o.run.no_embedding_cache, env.config().run.cache_dir);
   const auto techniques =
       env.techniques().assemble(split_technique_list(o.run.techniques), parse_penalize_choice(o.run.penalize),
@@ -112,7 +112,15 @@ std::vector<record> compare_records(environment& env, const compare_options& o) 
   ex.db_id = o.db_id;
   ex.gold = o.gold;
   ex.pred = o.pred;
-  return evaluator.evaluate(ex);
+  if (evidence == nullptr || !o.show_rows) return evaluator.evaluate(ex);
+  evidence_options shown;
+  shown.keep_rows = checked_row_cap(*o.show_rows, "--show-rows");
+  shown.max_bytes = 16 * 1024 * 1024;  // one example: the row count is the limit
+  evaluator.set_evidence_options(shown);
+  std::string body;
+  std::vector<record> records = evaluator.evaluate(ex, &body);
+  *evidence = evidence_line(ex, body);
+  return records;
 }
 
 std::vector<example> read_examples(const eval_options& o) {
@@ -148,6 +156,7 @@ evaluation_settings evaluation_settings_from(environment& env, const eval_option
   settings.overwrite = o.overwrite;
   settings.require_databases = o.require_databases;
   if (o.keep_rows) settings.evidence.keep_rows = checked_row_cap(*o.keep_rows, "--keep-rows");
+  if (o.sqlmorph_logs) settings.sqlmorph_logs = std::filesystem::path(*o.sqlmorph_logs);
   if (o.resume && o.overwrite)
     throw usage_error("--resume and --overwrite contradict each other: choose one");
   if (o.cache)

@@ -21,11 +21,15 @@ struct compare_options {
   std::string gold;
   std::string pred;
   bool json = false;
+  /// --show-rows [N]: also the evidence (both results, N rows each) as an examples.jsonl line.
+  std::optional<double> show_rows;
   run_options run;
 };
 
-/// Scores one gold/predicted pair with the techniques of `o.run` (what `compare` prints).
-std::vector<record> compare_records(environment& env, const compare_options& o);
+/// Scores one gold/predicted pair with the techniques of `o.run` (what `compare` prints). With
+/// `o.show_rows`, `evidence` receives the pair's examples.jsonl line.
+std::vector<record> compare_records(environment& env, const compare_options& o,
+                                    std::string* evidence = nullptr);
 
 struct eval_options {
   std::optional<std::string> cases;
@@ -43,6 +47,8 @@ struct eval_options {
   bool require_databases = false;
   /// Rows of each result kept in examples.jsonl (--keep-rows).
   std::optional<double> keep_rows;
+  /// SQLMorph's per-evaluation log files (--sqlmorph-logs DIR).
+  std::optional<std::string> sqlmorph_logs;
   std::string progress = "auto";
   bool json = false;
   /// Evaluate every system on each of these backends (systems become SYSTEM@BACKEND).

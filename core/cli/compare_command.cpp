@@ -6,6 +6,7 @@
 #include "app/environment.hpp"
 #include "cli/command_requests.hpp"
 #include "errors.hpp"
+#include "output/example_explanation.hpp"
 #include "output/record_json.hpp"
 #include "output/text_table.hpp"
 
@@ -26,16 +27,36 @@ std::string ms_text(const std::optional<double>& ms) {
   return buf;
 }
 
+double parse_row_count(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const double n = std::stod(text, &used);
+    if (used == text.size()) return n;
+  } catch (const std::exception&) {
+  }
+  throw usage_error("--show-rows: '" + text + "' is not a number of rows");
+}
+
 int run_compare(const global_options& g, const compare_options& o) {
   apply_logging(g);
   const auto env = environment::load(g.config_file);
-  const std::vector<record> records = compare_records(*env, o);
+  std::string evidence;
+  const std::vector<record> records = compare_records(*env, o, &evidence);
 
   if (o.json) {
     nlohmann::ordered_json j;
     j["results"] = nlohmann::ordered_json::array();
     for (const record& r : records) j["results"].push_back(record_to_json(r, false));
+    if (!evidence.empty()) j["example"] = nlohmann::ordered_json::parse(evidence);
     std::cout << dump_json(j, 2) << "\n";
+    return 0;
+  }
+  if (!evidence.empty()) {
+    // As `sqlmorph explain` shows an example of a run: both results side by side, then the scores.
+    std::vector<nlohmann::json> lines;
+    for (const record& r : records)
+      lines.push_back(nlohmann::json::parse(dump_json(record_to_json(r, true))));
+    std::cout << explain_example(nlohmann::json::parse(evidence), lines, std::nullopt);
     return 0;
   }
   text_table table;
@@ -68,8 +89,18 @@ void register_compare_command(CLI::App& app, const global_options& g, int& exit_
   cmd->add_option("--gold", options->gold, "gold SQL")->required();
   cmd->add_option("--pred", options->pred, "predicted SQL")->required();
   cmd->add_flag("--json", options->json, "print one JSON object {\"results\": [...]} instead of a table");
+  auto show_rows = std::make_shared<std::string>();
+  CLI::Option* show = cmd->add_option("--show-rows", *show_rows,
+                                      "also show both results side by side (N rows each, default 20), the "
+                                      "paired columns and the unmatched rows (with --json: the example's "
+                                      "evidence, as a line of examples.jsonl)")
+                          ->expected(0, 1)
+                          ->type_name("[N]");
   add_run_options(*cmd, options->run);
-  cmd->callback([&g, &exit_code, options] { exit_code = run_compare(g, *options); });
+  cmd->callback([&g, &exit_code, options, show, show_rows] {
+    if (show->count() > 0) options->show_rows = show_rows->empty() ? 20.0 : parse_row_count(*show_rows);
+    exit_code = run_compare(g, *options);
+  });
 }
 
 }  // namespace sqlmorph::core

@@ -100,6 +100,10 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
                 "exit 2 when an example's database is missing (status db_missing), for CI; else a warning");
   cmd->add_option("--keep-rows", options->keep_rows,
                   "rows of each gold and predicted result kept in examples.jsonl (default 20, 0: none)");
+  cmd->add_option(
+      "--sqlmorph-logs", options->sqlmorph_logs,
+      "also write SQLMorph's log files: DIR/<technique>/evaluation-<timestamp>.json per evaluation "
+      "(rows as kept by --keep-rows)");
   cmd->add_option("--progress", options->progress, "progress on stderr: auto, bar, lines, none")
       ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))
       ->capture_default_str();

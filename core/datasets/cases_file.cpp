@@ -44,6 +44,7 @@ std::vector<example> read_cases(line_reader& lines, const std::filesystem::path&
     };
     example ex;
     ex.id = text("id", true);
+    ex.id_is_number = j["id"].is_number_integer();
     const std::string db = text("db", false);
     ex.gold = text("gold", true);
     ex.pred = text("pred", true);

@@ -24,13 +24,7 @@ std::string partial_key(std::size_t clause, int field) {
 }
 
 record labelled(const example& ex) {
-  record r;
-  r.id = ex.id;
-  r.db_id = ex.db_id;
-  r.system = ex.system;
-  r.difficulty = ex.difficulty;
-  r.technique = exact_match_technique;
-  return r;
+  return record_of(ex, exact_match_technique);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@ namespace sqlmorph::core {
 struct example {
   /// Unique within a run (e.g. "dail-sql-gpt4:17" or the cases file's `id`).
   std::string id;
+  /// The cases file gave the id as a JSON integer: output writes it back as one.
+  bool id_is_number = false;
   /// The database's name (Spider's db_id); may be empty.
   std::string db_id;
   /// What the backend opens: a file path for SQLite.

@@ -22,12 +22,7 @@ std::vector<record> example_evaluator::evaluate(const example& ex, std::string* 
   query_evidence pred_evidence;
   for (const auto& tp : techniques_) {
     const technique& t = *tp;
-    record r;
-    r.id = ex.id;
-    r.db_id = ex.db_id;
-    r.system = ex.system;
-    r.difficulty = ex.difficulty;
-    r.technique = t.name();
+    record r = record_of(ex, t.name());
     r.penalize_extra_pred_cols = t.penalize_extra_pred_cols();
     if (t.is_suite()) {
       evaluate_over_suite(run, variants_, t, r);

@@ -189,7 +189,10 @@ std::string evidence_line(const example& ex, std::string_view body) {
     json_writer w(out);
     w.begin_object();
     w.key("id");
-    w.string(ex.id);
+    if (ex.id_is_number)
+      w.raw(ex.id);  // digits, as the cases file gave them
+    else
+      w.string(ex.id);
     w.key("system");
     if (ex.system.empty())
       w.null();

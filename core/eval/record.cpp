@@ -2,6 +2,21 @@
 
 namespace sqlmorph::core {
 
+record record_of(const example& ex, std::string technique) {
+  record r;
+  relabel(r, ex);
+  r.technique = std::move(technique);
+  return r;
+}
+
+void relabel(record& r, const example& ex) {
+  r.id = ex.id;
+  r.id_is_number = ex.id_is_number;
+  r.db_id = ex.db_id;
+  r.system = ex.system;
+  r.difficulty = ex.difficulty;
+}
+
 std::string_view example_status_name(example_status s) noexcept {
   switch (s) {
     case example_status::ok:

@@ -9,6 +9,8 @@
 
 #include <sqlmorph/match.hpp>
 
+#include "eval/example.hpp"
+
 namespace sqlmorph::core {
 
 /// How an example ended for a technique.
@@ -54,6 +56,8 @@ bool parse_example_status(std::string_view name, example_status& out) noexcept;
 
 struct record {
   std::string id;
+  /// Written as a JSON integer (the example's id was one in its cases file).
+  bool id_is_number = false;
   std::string db_id;
   std::string system;
   std::string difficulty;
@@ -68,5 +72,10 @@ struct record {
   /// Set on judge records only.
   std::optional<judge_fields> judgement;
 };
+
+/// A record of `ex` for `technique`, labelled with the example's id, database, system and difficulty.
+record record_of(const example& ex, std::string technique);
+/// Gives `r` the labels of `ex` (a record computed once for several examples with the same answer).
+void relabel(record& r, const example& ex);
 
 }  // namespace sqlmorph::core

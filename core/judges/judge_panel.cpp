@@ -8,13 +8,7 @@ namespace sqlmorph::core {
 namespace {
 
 record labelled(const example& ex, const configured_judge& judge) {
-  record r;
-  r.id = ex.id;
-  r.db_id = ex.db_id;
-  r.system = ex.system;
-  r.difficulty = ex.difficulty;
-  r.technique = judge.technique();
-  return r;
+  return record_of(ex, judge.technique());
 }
 
 std::string key_of(const query_target& where) {

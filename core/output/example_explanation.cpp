@@ -5,6 +5,7 @@
 
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "output/record_json.hpp"
 #include "output/text_table.hpp"
 
 namespace sqlmorph::core {
@@ -83,7 +84,7 @@ std::string explain_example(const json& e, const std::vector<json>& records,
   const auto text = [&](const char* key) {
     return e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string();
   };
-  out += text("id") + (text("system").empty() ? "" : "  system " + text("system")) + "  database " +
+  out += json_id(e) + (text("system").empty() ? "" : "  system " + text("system")) + "  database " +
          text("db_id") + (text("difficulty").empty() ? "" : "  difficulty " + text("difficulty")) + "\n";
   if (!text("question").empty()) out += "question: " + text("question") + "\n";
   if (!text("evidence").empty()) out += "evidence: " + text("evidence") + "\n";
@@ -186,7 +187,7 @@ std::string explain_run_example(const std::filesystem::path& run_dir, const std:
       const json j = json::parse(line, nullptr, false);
       if (j.is_discarded() || !j.is_object())
         throw usage_error(lines.where() + ": not an examples.jsonl line");
-      const std::string at = j.value("id", std::string());
+      const std::string at = json_id(j);
       if (at == id) {
         evidence = j;
         break;
@@ -216,7 +217,7 @@ std::string explain_run_example(const std::filesystem::path& run_dir, const std:
   for (std::string line; lines.next(line);) {
     if (line.find(id) == std::string::npos) continue;  // cheap filter before parsing
     const json j = json::parse(line, nullptr, false);
-    if (!j.is_discarded() && j.is_object() && j.value("id", std::string()) == id) records.push_back(j);
+    if (!j.is_discarded() && j.is_object() && json_id(j) == id) records.push_back(j);
   }
   return explain_example(*evidence, records, technique);
 }

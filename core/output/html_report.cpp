@@ -109,6 +109,16 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
       t["v"] = v;
       for (const auto& [key, value] : g.items()) {
         if (key == "system" || key == "technique" || key == "penalize_extra_pred_cols") continue;
+        if (key == "interval" && value.is_object()) {  // [low, high] per metric, rounded like the means
+          ordered interval = ordered::object();
+          for (const auto& [metric, pair] : value.items()) {
+            interval[metric] = pair.is_array() && pair.size() == 2
+                                   ? ordered::array({rounded(pair[0]), rounded(pair[1])})
+                                   : ordered(nullptr);
+          }
+          t[key] = std::move(interval);
+          continue;
+        }
         t[key] = value.is_number_float() ? rounded(value) : ordered(value);
       }
       if (g.contains("F1") && g["F1"].is_number()) has_f1[v] = true;
@@ -140,7 +150,7 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
       for (std::string line; lines.next(line);) {
         if (line.empty()) continue;
         const json e = parse_line(line, lines.where());
-        const std::string id = e.value("id", std::string());
+        const std::string id = json_id(e);
         const std::string system = system_of(e);
         ordered x;
         x["id"] = id;
@@ -167,7 +177,7 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
     for (std::string line; lines.next(line);) {
       if (line.empty()) continue;
       const json r = parse_line(line, lines.where());
-      const std::string id = r.value("id", std::string());
+      const std::string id = json_id(r);
       const std::string system = system_of(r);
       auto at = position.find(id + '\x1f' + system);
       if (at == position.end()) {  // a run without examples.jsonl: the records alone

@@ -111,7 +111,10 @@ void append_record_json(std::string& out, const record& r, bool with_example) {
   w.begin_object();
   if (with_example) {
     w.key("id");
-    w.string(r.id);
+    if (r.id_is_number)
+      w.raw(r.id);  // digits, as the cases file gave them
+    else
+      w.string(r.id);
     w.key("db_id");
     w.string(r.db_id);
     w.key("system");
@@ -179,6 +182,18 @@ nlohmann::ordered_json record_to_json(const record& r, bool with_example) {
   return nlohmann::ordered_json::parse(text);
 }
 
+std::string json_id(const nlohmann::json& line, bool* is_number) {
+  if (is_number != nullptr) *is_number = false;
+  if (!line.is_object()) return {};
+  const auto it = line.find("id");
+  if (it == line.end()) return {};
+  if (it->is_string()) return it->get<std::string>();
+  if (is_number != nullptr) *is_number = it->is_number_integer();
+  if (it->is_number_unsigned()) return std::to_string(it->get<std::uint64_t>());
+  if (it->is_number_integer()) return std::to_string(it->get<std::int64_t>());
+  return {};
+}
+
 bool record_from_json(const nlohmann::json& j, record& out) {
   try {
     if (!j.is_object()) return false;
@@ -192,7 +207,7 @@ bool record_from_json(const nlohmann::json& j, record& out) {
       return it->get<double>();
     };
     out = record{};
-    out.id = text("id");
+    out.id = json_id(j, &out.id_is_number);
     out.db_id = text("db_id");
     out.system = text("system");
     out.difficulty = text("difficulty");

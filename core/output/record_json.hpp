@@ -15,6 +15,10 @@ void append_record_json(std::string& out, const record& r, bool with_example);
 /// The same record as a JSON document (for output that embeds records in a larger document).
 nlohmann::ordered_json record_to_json(const record& r, bool with_example);
 
+/// The "id" of a line of results.jsonl or examples.jsonl as text (an integer id as its digits);
+/// empty when there is none. `is_number` tells whether it was a JSON integer.
+std::string json_id(const nlohmann::json& line, bool* is_number = nullptr);
+
 /// Reads back a line of results.jsonl; false if it is not one.
 bool record_from_json(const nlohmann::json& j, record& out);
 

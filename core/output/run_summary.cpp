@@ -190,6 +190,8 @@ void run_summary::add_judge(const record& r) {
   ++g.labelled;
   g.label_sum += *j.label;
   g.confidence_sum += j.confidence.value_or(0.0);
+  g.labels.push_back(static_cast<float>(*j.label));
+  g.confidences.push_back(static_cast<float>(j.confidence.value_or(0.0)));
   // The example's EX record comes before its judges' records (same unit, techniques first).
   const auto ex = ex_of_example_.find(example_key(r));
   if (ex == ex_of_example_.end() || !ex->second) return;
@@ -229,8 +231,19 @@ void run_summary::add(const record& r, const example_facts* facts) {
       exact_match_scores_of(r, em)) {
     auto it = std::find_if(exact_match_.begin(), exact_match_.end(),
                            [&](const auto& entry) { return entry.first == r.system; });
-    if (it == exact_match_.end()) it = exact_match_.insert(exact_match_.end(), {r.system, {}});
+    if (it == exact_match_.end()) {
+      it = exact_match_.insert(exact_match_.end(), {r.system, {}});
+      exact_match_values_.emplace_back();
+    }
     it->second.add(r.difficulty, em);
+    // The same levels as exact_match_summary::add: the difficulty's (when it is one) and "all".
+    auto& values = exact_match_values_[static_cast<std::size_t>(it - exact_match_.begin())];
+    const auto& levels = spider::exact_match_levels;
+    const std::size_t all = levels.size() - 1;
+    const auto level = std::find(levels.begin(), levels.begin() + all, r.difficulty);
+    if (level != levels.begin() + all)
+      values[static_cast<std::size_t>(level - levels.begin())].push_back(em.exact);
+    values[all].push_back(em.exact);
   }
   const std::uint32_t penalize = r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? 1 : 0) : 2;
   group_key key{id_of(r.system), id_of(r.technique), penalize, 0};
@@ -252,6 +265,9 @@ void run_summary::add(const record& r, const example_facts* facts) {
   if (facts != nullptr) {
     if (top.feature_slices.empty()) top.feature_slices.resize(2 * feature_names.size());
     const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
+    for (int m = 0; m < 4; ++m) {
+      if (*metrics[m]) top.value_features[static_cast<std::size_t>(m)].push_back(facts->gold_features);
+    }
     for (std::size_t f = 0; f < feature_names.size(); ++f) {
       group::slice& s = top.feature_slices[2 * f + ((facts->gold_features >> f) & 1u)];
       ++s.count;
@@ -324,6 +340,7 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
         for (int m = 0; m < 4; ++m)
           t[metric_names[m]] = s.n[m] ? nlohmann::ordered_json(s.sum[m] / static_cast<double>(s.n[m]))
                                       : nlohmann::ordered_json(nullptr);
+        t["interval"] = slice_intervals(g, k / 2, k % 2 == 1, plan);
         j["by_feature"].push_back(std::move(t));
       }
     }
@@ -342,10 +359,15 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
   }
   if (!exact_match_.empty()) {
     j["spider_exact_match"] = nlohmann::ordered_json::array();
-    for (const auto& [system, summary] : exact_match_) {
+    for (std::size_t e = 0; e < exact_match_.size(); ++e) {
+      const auto& [system, summary] = exact_match_[e];
       nlohmann::ordered_json t;
       t["system"] = system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(system);
       t["by_difficulty"] = exact_match_json(summary);
+      const auto& values = exact_match_values_[e];
+      for (std::size_t l = 0; l < spider::exact_match_levels.size(); ++l)
+        t["by_difficulty"][spider::exact_match_levels[l]]["interval"] = {
+            {"EM", interval_json(values[l], plan)}};
       j["spider_exact_match"].push_back(std::move(t));
     }
   }
@@ -361,6 +383,8 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
     t["labelled"] = g.labelled;
     t["mean_label"] = opt(g.mean_label());
     t["mean_confidence"] = opt(g.mean_confidence());
+    t["interval"] = {{"mean_label", interval_json(g.labels, plan)},
+                     {"mean_confidence", interval_json(g.confidences, plan)}};
     t["statuses"] = nlohmann::ordered_json::object();
     for (const auto& [status, n] : g.statuses()) t["statuses"][status] = n;
     t["prompt_tokens"] = g.prompt_tokens;

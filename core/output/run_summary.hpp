@@ -71,6 +71,9 @@ class run_summary {
       std::size_t n[4] = {0, 0, 0, 0};
     };
     std::vector<slice> feature_slices;
+    /// Top-level groups, records added with facts: the gold query's feature mask of each value in
+    /// `values` (the intervals of the feature slices).
+    std::array<std::vector<std::uint32_t>, 4> value_features;
     /// Per gold query (an id of the summary's), the records with EX and how many have EX 1 (QVT).
     std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> ex_by_gold;
     std::optional<double> qvt() const;
@@ -87,6 +90,9 @@ class run_summary {
     std::size_t labelled = 0;
     double label_sum = 0;
     double confidence_sum = 0;
+    /// The labels and confidences of the labelled records (their intervals).
+    std::vector<float> labels;
+    std::vector<float> confidences;
     std::uint64_t prompt_tokens = 0;
     std::uint64_t completion_tokens = 0;
     /// Agreement with execution_accuracy's EX of the same example: [judge 1, EX 1], [1, 0], [0, 1], [0, 0].
@@ -160,6 +166,8 @@ class run_summary {
   std::unordered_map<std::string, std::optional<double>> ex_of_example_;
   bool saw_ex_ = false;
   std::vector<std::pair<std::string, spider::exact_match_summary>> exact_match_;
+  /// Per entry of exact_match_, per level of spider::exact_match_levels: each example's EM (0/1).
+  std::vector<std::array<std::vector<float>, spider::exact_match_levels.size()>> exact_match_values_;
   indexed groups_;
   indexed by_difficulty_;
   indexed by_database_;

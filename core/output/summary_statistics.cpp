@@ -88,6 +88,33 @@ nlohmann::ordered_json metric_intervals(const group& g, output::resample_plan& p
   return out;
 }
 
+nlohmann::ordered_json slice_intervals(const group& g, std::size_t feature, bool present,
+                                       output::resample_plan& plan) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  std::vector<double> values;
+  for (std::size_t m = 0; m < 4; ++m) {
+    values.clear();
+    const auto& masks = g.value_features[m];
+    for (std::size_t i = 0; i < masks.size() && i < g.values[m].size(); ++i) {
+      if (((masks[i] >> feature) & 1u) == (present ? 1u : 0u)) values.push_back(g.values[m][i]);
+    }
+    if (values.empty()) {
+      out[metric_names[m]] = nullptr;
+      continue;
+    }
+    const output::interval i = plan.mean_interval(values);
+    out[metric_names[m]] = {i.low, i.high};
+  }
+  return out;
+}
+
+nlohmann::ordered_json interval_json(std::span<const float> values, output::resample_plan& plan) {
+  if (values.empty()) return nullptr;
+  const std::vector<double> v(values.begin(), values.end());
+  const output::interval i = plan.mean_interval(v);
+  return {i.low, i.high};
+}
+
 nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_plan& plan) {
   nlohmann::ordered_json out;
   out["method"] = "percentile bootstrap of the mean over the scored examples";

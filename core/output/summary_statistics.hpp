@@ -1,11 +1,12 @@
 #pragma once
 // The statistics of summary.json: a 95% percentile-bootstrap interval for every mean of a group
-// (technique, difficulty, database), and, with several systems, the pairwise comparison of systems
-// per technique variant: wins/losses/ties on the headline metric, McNemar's exact test on EX and a
-// paired bootstrap test on F1. Every resampling is seeded (statistics.hpp): a run's numbers are
-// reproducible.
+// (technique, difficulty, database, SQL feature; a judge's labels; exact match), and, with several systems,
+// the pairwise comparison of systems per technique variant: wins/losses/ties on the headline metric,
+// McNemar's exact test on EX and a paired bootstrap test on F1. Every resampling is seeded (statistics.hpp):
+// a run's numbers are reproducible.
 
 #include <cstddef>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,12 @@ inline constexpr std::size_t all_pairs_up_to = 16;
 /// {"EX": [low, high], "EXP": ..., "EXR": ..., "F1": ...} for the metrics the group has (null
 /// where it has none).
 nlohmann::ordered_json metric_intervals(const run_summary::group& g, output::resample_plan& plan);
+/// The same for the feature slice of `g` whose gold queries have (`present`) or lack feature
+/// number `feature` (records added with facts).
+nlohmann::ordered_json slice_intervals(const run_summary::group& g, std::size_t feature, bool present,
+                                       output::resample_plan& plan);
+/// [low, high] of the mean of `values`, null when there are none.
+nlohmann::ordered_json interval_json(std::span<const float> values, output::resample_plan& plan);
 
 /// {"method", "confidence", "resamples", "seed", "pairs": "all"|"adjacent in ranking",
 ///  "pairwise": [{"technique", "penalize_extra_pred_cols", "a", "b", "compared", "metric", "mean_a",

@@ -23,6 +23,7 @@
 #include "judges/judge_panel.hpp"
 #include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
+#include "output/sqlmorph_logs.hpp"
 #include "runner/examples_file.hpp"
 #include "runner/gold_disk_cache.hpp"
 #include "runner/output_lock.hpp"
@@ -164,6 +165,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   // Output files; with resume, what is already there.
   const std::string fingerprint = run_fingerprint(examples, settings);
   std::unique_ptr<examples_file> evidence;
+  std::unique_ptr<sqlmorph_log_writer> sqlmorph_logs;
+  if (settings.sqlmorph_logs) sqlmorph_logs = std::make_unique<sqlmorph_log_writer>(*settings.sqlmorph_logs);
   std::unique_ptr<results_file> results;
   std::unique_ptr<run_manifest> manifest;
   std::unique_ptr<output_lock> lock;
@@ -399,6 +402,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
         lock.unlock();
         if (evidence) evidence->append_unit(lines);
         if (results) results->append_unit(records);
+        if (sqlmorph_logs) sqlmorph_logs->write_unit(lines, records);
         add_unit(units[written], records.data(), records.size());
         for (const record& r : records) {
           if (abort_reason.empty() && settings.on_script_error == script_error_policy::abort &&

@@ -70,6 +70,8 @@ struct evaluation_settings {
   bool overwrite = false;
   /// What examples.jsonl keeps of each result (written beside results.jsonl when out_dir is set).
   evidence_options evidence;
+  /// --sqlmorph-logs: also SQLMorph's per-evaluation log files in this folder (output/sqlmorph_logs.hpp).
+  std::optional<std::filesystem::path> sqlmorph_logs;
   /// On-disk cache of gold results.
   std::optional<std::filesystem::path> cache_dir;
   /// Memory for query outcomes shared between workers and examples.

@@ -11,6 +11,7 @@
 
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "output/record_json.hpp"
 
 namespace sqlmorph::core {
 
@@ -32,7 +33,7 @@ examples_file::examples_file(std::filesystem::path file, bool resume, std::size_
         }
         const auto j = nlohmann::json::parse(text.begin() + static_cast<long>(at),
                                              text.begin() + static_cast<long>(end), nullptr, false);
-        const bool same = !j.is_discarded() && j.is_object() && j.value("id", std::string()) == id &&
+        const bool same = !j.is_discarded() && j.is_object() && json_id(j) == id &&
                           (j.contains("system") && j["system"].is_string() ? j["system"].get<std::string>()
                                                                            : std::string()) == system;
         if (!same) {

@@ -14,22 +14,13 @@ bool same_evaluation(const example& a, const example& b) {
          a.evidence == b.evidence;
 }
 
-void label(record& r, const example& ex) {
-  r.id = ex.id;
-  r.db_id = ex.db_id;
-  r.system = ex.system;
-  r.difficulty = ex.difficulty;
-}
-
 }  // namespace
 
 std::vector<record> missing_prediction(const example& ex,
                                        const std::vector<std::shared_ptr<const technique>>& techniques) {
   std::vector<record> out;
   for (const auto& t : techniques) {
-    record r;
-    label(r, ex);
-    r.technique = t->name();
+    record r = record_of(ex, t->name());
     r.penalize_extra_pred_cols = t->penalize_extra_pred_cols();
     r.status = example_status::pred_missing;
     r.error = "no prediction for this example" + (ex.origin.empty() ? std::string() : " (" + ex.origin + ")");
@@ -89,7 +80,7 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
           techniques.size() + (exact_match != nullptr ? 1 : 0) + (judges != nullptr ? judges->size() : 0);
       for (std::size_t k = 0; k < count; ++k) {
         record copy = records[first + k];
-        label(copy, ex);
+        relabel(copy, ex);
         records.push_back(std::move(copy));
       }
       ++shared_answers;

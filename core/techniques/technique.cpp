@@ -1,5 +1,7 @@
 #include "techniques/technique.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <mutex>
 
 #include "errors.hpp"
@@ -71,6 +73,13 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
                       std::string(alignment_mode_name(mode)) + "' alignments of column matcher '" +
                       spec.columns.name + "'");
   }
+  const std::vector<std::string> reported = t->rows_->reported_fields();
+  for (const std::string& field : t->scorer_->required_row_fields()) {
+    if (std::find(reported.begin(), reported.end(), field) == reported.end()) {
+      throw usage_error(who + ": scorer '" + spec.scorer.name + "' reads the row field '" + field +
+                        "', which row matcher '" + spec.rows.name + "' does not report");
+    }
+  }
   if (t->is_suite()) {
     const metric_set m = t->scorer_->metrics();
     if (m.exp || m.exr || m.f1) {
@@ -101,7 +110,48 @@ scores technique::evaluate(const match_input& in, match_memo& memo) const {
     e.rows = rows_->match(in, e.alignment);
     return e;
   });
-  return scorer_->score(in, m.alignment, m.rows);
+  scores out = scorer_->score(in, m.alignment, m.rows);
+  add_match_evidence(in, m.alignment, m.rows, out);
+  return out;
+}
+
+void technique::add_match_evidence(const match_input& in, const column_alignment& columns,
+                                   const row_match& rows, scores& out) const {
+  // What explains a cell-based number: the cells it counted (`cells: {matched, gold, pred,
+  // pred_aligned}`; EXP = matched / pred or pred_aligned, EXR = matched / gold) ...
+  const cell_counts& c = rows.counts;
+  if (scorer_->metrics().exp && (c.gold_cells > 0 || c.pred_cells > 0)) {
+    out.extra.emplace_back("cells.matched", c.matched);
+    out.extra.emplace_back("cells.gold", c.gold_cells);
+    out.extra.emplace_back("cells.pred", c.pred_cells);
+    out.extra.emplace_back("cells.pred_aligned", c.pred_cells_aligned);
+  }
+  // ... and how the columns were paired: "gold→pred" (with the similarity where it is not 1).
+  std::string alignment;
+  switch (columns.how) {
+    case column_alignment::mode::ignored:
+      alignment = "(column names ignored)";
+      break;
+    case column_alignment::mode::permutable:
+      alignment = "(any column order)";
+      break;
+    case column_alignment::mode::paired:
+      for (const column_pair& p : columns.pairs) {
+        if (!alignment.empty()) alignment += ", ";
+        const auto name = [](const result& r, std::size_t i) {
+          return i < r.column_count() ? r.column_names()[i] : "#" + std::to_string(i);
+        };
+        alignment += name(in.gold, p.gold) + "→" + name(in.pred, p.pred);
+        if (p.similarity < 1.0) {
+          char buf[16];
+          std::snprintf(buf, sizeof buf, " (%.2f)", p.similarity);
+          alignment += buf;
+        }
+      }
+      if (alignment.empty()) alignment = "(no column paired)";
+      break;
+  }
+  out.extra.emplace_back("alignment", alignment);
 }
 
 }  // namespace sqlmorph::core

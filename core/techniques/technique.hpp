@@ -80,6 +80,11 @@ class technique {
   scores evaluate(const match_input& in, match_memo& memo) const;
 
  private:
+  // The record fields that explain a matched example: `cells` (the counts of a cell-based scorer)
+  // and `alignment` (how the columns were paired).
+  void add_match_evidence(const match_input& in, const column_alignment& columns, const row_match& rows,
+                          scores& out) const;
+
   technique_spec spec_;
   std::optional<bool> penalize_;
   std::vector<std::shared_ptr<const sql_rewriter>> rewriters_;

@@ -4,6 +4,8 @@
 /// whose columns have been aligned.
 
 #include <initializer_list>
+#include <string>
+#include <vector>
 
 #include "sqlmorph/match.hpp"
 
@@ -24,6 +26,10 @@ class row_matcher {
 
   /// Whether this matcher understands alignments of the given mode.
   virtual bool accepts(column_alignment::mode m) const noexcept = 0;
+
+  /// The `row_match::extra` fields every match reports (a scorer may read them: a technique whose
+  /// scorer needs a field its row matcher does not report is refused when it is assembled).
+  virtual std::vector<std::string> reported_fields() const { return {}; }
 
  protected:
   virtual row_match do_match_(const match_input& in, const column_alignment& columns) const = 0;

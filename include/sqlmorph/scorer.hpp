@@ -21,6 +21,10 @@ class scorer {
   /// The metrics this scorer defines; a failed example gets these set to 0 and the others null.
   virtual metric_set metrics() const noexcept = 0;
 
+  /// The `row_match::extra` fields `score` reads (row_matcher::reported_fields): checked when a
+  /// technique is assembled, so that a scorer is never paired with a row matcher that lacks them.
+  virtual std::vector<std::string> required_row_fields() const { return {}; }
+
   /// Called before any column or row matching: a scorer that can already decide (e.g. SQLMorph's
   /// "EX = 1 means everything is 1") returns its scores and the matchers are skipped.
   std::optional<scores> decide_early(const match_input& in) const { return do_decide_early_(in); }

@@ -4,6 +4,8 @@
 #include <sqlmorph/options.hpp>
 #include <sqlmorph/scorer.hpp>
 
+#include "semantic_rows.hpp"
+
 namespace sqlmorph::semantic {
 
 /// SQLMorph's metrics for semantically paired columns (TECHNIQUES.md §2–3): EX = 1 (and every
@@ -36,6 +38,7 @@ class row_similarity_scorer final : public scorer {
  public:
   explicit row_similarity_scorer(const option_values&) {}
   metric_set metrics() const noexcept override { return {true, true, true, true}; }
+  std::vector<std::string> required_row_fields() const override { return {similarity_sum_field}; }
 
  protected:
   std::optional<scores> do_decide_early_(const match_input& in) const override;

@@ -26,6 +26,7 @@ class semantic_rows final : public row_matcher {
   bool accepts(column_alignment::mode m) const noexcept override {
     return m == column_alignment::mode::paired;
   }
+  std::vector<std::string> reported_fields() const override { return {similarity_sum_field, coverage_field}; }
 
  protected:
   row_match do_match_(const match_input& in, const column_alignment& columns) const override;

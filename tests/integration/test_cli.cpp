@@ -107,6 +107,35 @@ TEST_CASE("compare prints a table, or one JSON object with every technique varia
   }
 }
 
+TEST_CASE("compare --show-rows shows both results side by side with the unmatched rows marked") {
+  const std::string db = demo_db().string();
+  const auto r = run_sqlmorph({"--config", config_arg(), "compare", "--db", db, "--gold",
+                               "SELECT name FROM employees WHERE dept = 'eng'", "--pred",
+                               "SELECT name, salary FROM employees", "--techniques",
+                               "execution_accuracy,exact_column_and_partial_cell", "--show-rows", "50"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("gold: SELECT name FROM employees WHERE dept = 'eng'") != std::string::npos);
+  CHECK(r.out.find("columns paired by name: name; only in the prediction: salary") != std::string::npos);
+  CHECK(r.out.find("gold result: ") != std::string::npos);
+  CHECK(r.out.find("\n*") != std::string::npos);  // employees outside 'eng' are predicted, not gold
+  CHECK(r.out.find("exact_column_and_partial_cell") != std::string::npos);
+  // Without a count: 20 rows; with --json the evidence is an examples.jsonl line under "example".
+  const auto j = run_sqlmorph({"--config", config_arg(), "compare", "--db", db, "--gold",
+                               "SELECT name FROM employees", "--pred", "SELECT name FROM employees",
+                               "--techniques", "execution_accuracy", "--json", "--show-rows"});
+  REQUIRE_MESSAGE(j.exit_code == 0, j.err);
+  const json parsed = json::parse(j.out);
+  REQUIRE(parsed.contains("example"));
+  const json& gold = parsed["example"]["gold_result"];
+  CHECK(gold["columns"] == json::array({"name"}));
+  CHECK(gold["rows"].size() == std::min<std::size_t>(20, gold["row_count"].get<std::size_t>()));
+  CHECK(parsed["results"][0]["EX"] == 1);
+  const auto bad = run_sqlmorph({"--config", config_arg(), "compare", "--db", db, "--gold", "SELECT 1",
+                                 "--pred", "SELECT 1", "--show-rows", "many"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--show-rows") != std::string::npos);
+}
+
 TEST_CASE("compare reports failures as statuses, never crashes") {
   const std::string db = demo_db().string();
   const auto status_of = [&](const std::string& gold, const std::string& pred,

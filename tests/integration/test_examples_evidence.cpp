@@ -13,6 +13,7 @@
 
 #include "eval/example_evidence.hpp"
 #include "eval/sql_features.hpp"
+#include "output/statistics.hpp"
 #include "test_support.hpp"
 
 using namespace sqlmorph;
@@ -163,6 +164,12 @@ TEST_CASE("summary.json by_feature and QVT equal what examples.jsonl and results
     for (const double v : values) sum += v;
     CHECK(s["scored"] == values.size());
     CHECK(s["EX"].get<double>() == doctest::Approx(sum / static_cast<double>(values.size())));
+    // Its interval: the bootstrap of the slice's values.
+    const output::interval expected = output::bootstrap_mean(values);
+    REQUIRE(s["interval"]["EX"].is_array());
+    CHECK(s["interval"]["EX"][0].get<double>() == doctest::Approx(expected.low));
+    CHECK(s["interval"]["EX"][1].get<double>() == doctest::Approx(expected.high));
+    CHECK(s["interval"]["F1"].is_null());
     ++checked;
   }
   // 3 systems × 12 features, each present or absent in some gold query... or not: only slices with records.
@@ -288,4 +295,162 @@ print("evaluated=" .. result.examples)
   CHECK(bad.exit_code == 1);
   CHECK(bad.err.find("bad.lua:2: examples:filter: unknown SQL feature 'joins' (known: join, subquery") !=
         std::string::npos);
+}
+
+TEST_CASE(
+    "the ids of a cases file keep their JSON type in results.jsonl and examples.jsonl, explain and resume") {
+  test::temp_dir dir;
+  const std::string db = (test::build_dir() / "examples/demo/demo.sqlite").string();
+  const auto cases = dir.path() / "cases.jsonl";
+  write_file(cases,
+             "{\"id\": 7, \"db\": \"" + db +
+                 "\", \"gold\": \"SELECT name, salary FROM employees\", \"pred\": \"SELECT name FROM "
+                 "employees\"}\n"
+                 "{\"id\": \"7b\", \"db\": \"" +
+                 db +
+                 "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT name FROM employees\"}\n"
+                 "{\"id\": -2, \"db\": \"" +
+                 db + "\", \"gold\": \"SELECT 1\", \"pred\": \"SELECT 1, 2\"}\n");
+  const auto out = dir.path() / "out";
+  const std::vector<std::string> args = {"--config",     (test::source_dir() / "sqlmorph.toml").string(),
+                                         "-q",           "eval",
+                                         "--cases",      cases.string(),
+                                         "--techniques", "execution_accuracy,exact_column_and_partial_cell",
+                                         "--out",        out.string()};
+  const auto r = run_sqlmorph(args);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto check_ids = [](const std::vector<json>& lines) {
+    std::set<std::string> seen;
+    for (const json& x : lines) {
+      const json& id = x["id"];
+      if (id.is_number_integer()) {
+        CHECK((id == 7 || id == -2));
+        seen.insert(std::to_string(id.get<int>()));
+      } else {
+        CHECK(id == "7b");
+        seen.insert(id.get<std::string>());
+      }
+    }
+    CHECK(seen == std::set<std::string>{"7", "7b", "-2"});
+  };
+  const auto records = test::read_jsonl(out / "results.jsonl");
+  REQUIRE(records.size() == 6);
+  check_ids(records);
+  check_ids(test::read_jsonl(out / "examples.jsonl"));
+  const auto explained = run_sqlmorph({"explain", out.string(), "7"});
+  REQUIRE_MESSAGE(explained.exit_code == 0, explained.err);
+  CHECK(explained.out.rfind("7  database demo", 0) == 0);
+  // Resuming the finished run reads the numeric ids back and adds nothing.
+  std::vector<std::string> again = args;
+  again.push_back("--resume");
+  const auto resumed = run_sqlmorph(again);
+  REQUIRE_MESSAGE(resumed.exit_code == 0, resumed.err);
+  CHECK(test::read_jsonl(out / "results.jsonl").size() == 6);
+  CHECK(test::read_jsonl(out / "examples.jsonl").size() == 3);
+}
+
+TEST_CASE(
+    "records say what explains a cell-based number: the cells counted and how the columns were paired") {
+  test::temp_dir dir;
+  const std::string db = (test::build_dir() / "examples/demo/demo.sqlite").string();
+  const auto cases = dir.path() / "cases.jsonl";
+  write_file(cases,
+             "{\"id\": \"extra\", \"db\": \"" + db +
+                 "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT salary, name FROM "
+                 "employees\"}\n"
+                 "{\"id\": \"fails\", \"db\": \"" +
+                 db +
+                 "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT nam FROM employees\"}\n");
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", (test::source_dir() / "sqlmorph.toml").string(), "-q", "eval",
+                               "--cases", cases.string(), "--techniques",
+                               "execution_accuracy,exact_column_and_partial_cell,no_column_and_partial_cell",
+                               "--out", out.string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  int cell_records = 0;
+  for (const json& x : test::read_jsonl(out / "results.jsonl")) {
+    if (x["id"] == "fails") {
+      CHECK_FALSE(x.contains("cells"));  // no rows, nothing counted
+      continue;
+    }
+    CAPTURE(x.dump());
+    REQUIRE(x.contains("alignment"));
+    if (!x.contains("cells")) continue;
+    ++cell_records;
+    const json& c = x["cells"];
+    const double matched = c["matched"].get<double>();
+    CHECK(c["gold"].get<double>() > 0);
+    CHECK(c["pred"].get<double>() == 2 * c["gold"].get<double>());  // two predicted columns, one gold
+    CHECK(x["EXR"].get<double>() == doctest::Approx(matched / c["gold"].get<double>()));
+    CHECK(matched == c["gold"].get<double>());  // every gold name is predicted
+    if (x["technique"] == "exact_column_and_partial_cell") CHECK(x["alignment"] == "name→name");
+    if (x["technique"] == "no_column_and_partial_cell") CHECK(x["alignment"] == "(column names ignored)");
+  }
+  CHECK(cell_records >= 2);
+}
+
+TEST_CASE("--sqlmorph-logs writes SQLMorph's log file per evaluation, names unique within a second") {
+  test::temp_dir dir;
+  const std::string db = (test::build_dir() / "examples/demo/demo.sqlite").string();
+  const auto cases = dir.path() / "cases.jsonl";
+  std::string text;
+  for (int i = 0; i < 5; ++i) {
+    text += "{\"id\": " + std::to_string(i) + ", \"db\": \"" + db +
+            "\", \"gold\": \"SELECT name, salary FROM employees\", \"pred\": \"SELECT name FROM employees" +
+            (i % 2 == 0 ? "" : " WHERE salary > 0") + (i == 4 ? " WHERE nope" : "") + "\"}\n";
+  }
+  write_file(cases, text);
+  const auto logs = dir.path() / "logs";
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph(
+      {"--config", (test::source_dir() / "sqlmorph.toml").string(), "-q", "eval", "--cases", cases.string(),
+       "--techniques", "execution_accuracy,exact_column_and_partial_cell", "--penalize-extra-pred-cols",
+       "both", "--out", out.string(), "--sqlmorph-logs", logs.string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  std::map<std::string, json> records;  // by id/technique/penalize
+  for (const json& x : test::read_jsonl(out / "results.jsonl"))
+    records[x["id"].dump() + "/" + x["technique"].get<std::string>() + "/" +
+            x["penalize_extra_pred_cols"].dump()] = x;
+  REQUIRE(records.size() == 15);
+  std::size_t files = 0;
+  std::set<std::string> seen;
+  for (const char* technique : {"execution_accuracy", "exact_column_and_partial_cell"}) {
+    REQUIRE(std::filesystem::is_directory(logs / technique));
+    for (const auto& entry : std::filesystem::directory_iterator(logs / technique)) {
+      ++files;
+      const std::string name = entry.path().filename().string();
+      CHECK(name.rfind("evaluation-", 0) == 0);
+      CHECK(entry.path().extension() == ".json");
+      const json log = json::parse(test::file_bytes(entry.path()));
+      CAPTURE(log.dump());
+      const std::string key =
+          log["id"].dump() + "/" + technique + "/" + log["penalize_extra_pred_cols"].dump();
+      CHECK(seen.insert(key).second);  // one file per evaluation
+      REQUIRE(records.count(key) == 1);
+      const json& rec = records[key];
+      CHECK(log["technique"] == technique);
+      CHECK(log["ground_truth_sql"] == "SELECT name, salary FROM employees");
+      CHECK(log["metrics"]["EX"] == rec["EX"]);
+      if (rec["F1"].is_number()) CHECK(log["metrics"]["F1"].get<double>() == rec["F1"].get<double>());
+      CHECK(log["has_error"] == (rec["status"] != "ok"));
+      CHECK(log["evaluation_timestamp"].get<std::string>().size() == 19);  // %Y-%m-%d_%H-%M-%S
+      CHECK(log["latency"].is_number());
+      if (rec["status"] == "ok") {
+        CHECK(log["gt_cols"] == json::array({"name", "salary"}));
+        CHECK(log["pred_cols"] == json::array({"name"}));
+        CHECK(log["gt_rows"].size() == std::min<std::size_t>(20, log["gt_rows"].size()));
+        CHECK(log["gt_rows"][0].size() == 2);
+      } else {
+        CHECK(log["error_message"].get<std::string>().find("nope") != std::string::npos);
+      }
+      if (std::string(technique) == "exact_column_and_partial_cell" && rec["status"] == "ok") {
+        // EXR = matched / gold; EXP = matched / the cells counted for this variant.
+        CHECK(rec["EXR"].get<double>() ==
+              doctest::Approx(log["matched_cells"].get<double>() / log["ground_truth_cells"].get<double>()));
+        CHECK(rec["EXP"].get<double>() ==
+              doctest::Approx(log["matched_cells"].get<double>() / log["predicted_cells"].get<double>()));
+      }
+    }
+  }
+  CHECK(files == 15);
 }

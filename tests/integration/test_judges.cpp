@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "output/statistics.hpp"
 #include "test_support.hpp"
 
 using namespace sqlmorph;
@@ -210,6 +211,14 @@ TEST_CASE("eval --judges sql_correctness: judge lines in results.jsonl, agreemen
   CHECK(g["labelled"] == 4);
   CHECK(g["mean_label"] == 0.75);
   CHECK(g["mean_confidence"] == 100.0);
+  // The intervals: the bootstrap of the labels in record order; every confidence is 100.
+  std::vector<double> judged;
+  for (const json& x : results)
+    if (x["technique"] == "judge:sql_correctness") judged.push_back(x["label"].get<double>());
+  const output::interval expected = output::bootstrap_mean(judged);
+  CHECK(g["interval"]["mean_label"][0].get<double>() == doctest::Approx(expected.low));
+  CHECK(g["interval"]["mean_label"][1].get<double>() == doctest::Approx(expected.high));
+  CHECK(g["interval"]["mean_confidence"] == json::array({100.0, 100.0}));
   CHECK(g["statuses"] == json{{"ok", 4}});
   CHECK(g["agreement_with_ex"]["compared"] == 4);
   CHECK(g["agreement_with_ex"]["agreement"] == 0.75);

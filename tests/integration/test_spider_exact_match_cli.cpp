@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "output/statistics.hpp"
 #include "test_support.hpp"
 
 using namespace sqlmorph;
@@ -91,6 +92,14 @@ TEST_CASE(
   CHECK(em["by_difficulty"]["all"]["count"] == 3);
   CHECK(em["by_difficulty"]["all"]["EM"].get<double>() == doctest::Approx(1.0 / 3));
   CHECK(em["by_difficulty"]["easy"]["EM"].get<double>() == doctest::Approx(1.0 / 3));
+  // Its interval: the bootstrap of the examples' EM in record order; no example at the other levels.
+  std::vector<double> em_values;
+  for (const json& x : records) em_values.push_back(x["EM"].get<double>());
+  const output::interval expected = output::bootstrap_mean(em_values);
+  CHECK(em["by_difficulty"]["all"]["interval"]["EM"][0].get<double>() == doctest::Approx(expected.low));
+  CHECK(em["by_difficulty"]["all"]["interval"]["EM"][1].get<double>() == doctest::Approx(expected.high));
+  CHECK(em["by_difficulty"]["easy"]["interval"]["EM"] == em["by_difficulty"]["all"]["interval"]["EM"]);
+  CHECK(em["by_difficulty"]["hard"]["interval"]["EM"].is_null());
   // select: acc over the 2 examples that predicted a select clause, rec over all 3 gold clauses.
   CHECK(em["by_difficulty"]["all"]["partial"]["select"]["acc"].get<double>() == doctest::Approx(0.5));
   CHECK(em["by_difficulty"]["all"]["partial"]["select"]["rec"].get<double>() == doctest::Approx(1.0 / 3));

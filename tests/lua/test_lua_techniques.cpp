@@ -117,6 +117,12 @@ TEST_CASE("declaration errors name the script, the line and what is wrong") {
                    "'permutation_equivalence', scorer = 'verdict' }\n") ==
         "bad.lua:1: technique 'x': row matcher 'permutation_equivalence' does not accept the 'paired' "
         "alignments of column matcher 'exact_names'");
+  // A scorer that reads what only another row matcher reports is refused when the technique is
+  // assembled, not on the first example.
+  CHECK(load_error("sqlmorph.technique{ name = 'x', columns = 'exact_names', rows = 'multiset', scorer = "
+                   "'row_similarity' }\n") ==
+        "bad.lua:1: technique 'x': scorer 'row_similarity' reads the row field 'similarity_sum', which row "
+        "matcher 'multiset' does not report");
   CHECK(load_error("sqlmorph.technique{ name = 'test_suite', columns = 'any_order', rows = "
                    "'permutation_equivalence', scorer = 'verdict' }\n")
             .find("bad.lua:1: technique 'test_suite' is declared twice (first at ") == 0);
@@ -182,9 +188,10 @@ TEST_CASE("the example techniques change the numbers as intended") {
   CHECK(*r[0].scores.ex == 0.0);
   CHECK(*r[0].scores.exr == 1.0);
   CHECK(*r[0].scores.exp == doctest::Approx(2.0 / 3.0));
-  REQUIRE(r[0].scores.extra.size() == 1);
+  REQUIRE(r[0].scores.extra.size() == 2);
   CHECK(r[0].scores.extra[0].first == "matched_columns");
   CHECK(std::get<std::int64_t>(r[0].scores.extra[0].second) == 2);
+  CHECK(r[0].scores.extra[1].first == "alignment");  // how the columns were paired
 }
 
 TEST_CASE(

@@ -202,9 +202,12 @@ TEST_CASE("Spider comparison keeps the official quick-rejection quirk") {
   // The substring rule: a newline between ORDER and BY does not count.
   const scores s = evaluate(t, g, p, "SELECT a, b FROM t ORDER\nBY a");
   CHECK(*s.ex == 1.0);
-  REQUIRE(s.extra.size() == 1);
+  REQUIRE(s.extra.size() == 2);
   CHECK(s.extra[0].first == "order_matters");
   CHECK(std::get<bool>(s.extra[0].second) == false);
+  // Then how the columns were paired (the Spider comparison tries every column order).
+  CHECK(s.extra[1].first == "alignment");
+  CHECK(std::get<std::string>(s.extra[1].second) == "(any column order)");
 }
 
 TEST_CASE("permutation search scales: 26 columns sharing one value set") {
