@@ -278,6 +278,10 @@ void lua_runtime::run_file(const std::filesystem::path& file, int nresults,
   }
   lua_rawset(L_, -3);  // the sandbox refuses new globals, so set it raw
   lua_pop(L_, 1);
+  // As many values as arguments: room for them first (a C function has LUA_MINSTACK slots only).
+  // (lua_checkstack, not luaL_checkstack: outside a protected call a Lua error would abort.)
+  if (args.size() > 100000 || !lua_checkstack(L_, static_cast<int>(args.size()) + 1))
+    throw usage_error(file.string() + ": too many script arguments (" + std::to_string(args.size()) + ")");
   for (const std::string& a : args) lua_pushstring(L_, a.c_str());
   protected_call(static_cast<int>(args.size()), nresults);
 }

@@ -87,6 +87,7 @@ int log(lua_State* L, lua_module_context&) {
   if (lua_istable(L, -1)) {
     lua_getfield(L, -1, "format");
     lua_remove(L, -2);
+    luaL_checkstack(L, n, "too many values to log");  // a copy of every argument
     for (int i = 1; i <= n; ++i) lua_pushvalue(L, i);
     lua_call(L, n, 1);
     text = luaL_tolstring(L, -1, nullptr);

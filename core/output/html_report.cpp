@@ -1,6 +1,7 @@
 #include "output/html_report.hpp"
 
 #include <cstring>
+#include <future>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -74,6 +75,51 @@ ordered trimmed_side(const json& side, std::size_t rows) {
   return out;
 }
 
+// A record of results.jsonl as the page keeps it: its example's labels, and the fields shown —
+// [status, EX, EXP, EXR, F1, error] (the variant's index goes in front once known), or for a judge
+// [judge, label, confidence, votes, rationales].
+struct parsed_record {
+  std::string id;
+  std::string system;
+  std::string technique;
+  std::optional<bool> penalize;
+  ordered db_id;
+  ordered difficulty;
+  bool judge = false;
+  ordered fields;
+};
+
+std::vector<parsed_record> read_records_file(const std::filesystem::path& file) {
+  std::vector<parsed_record> out;
+  line_reader lines(file);
+  for (std::string line; lines.next(line);) {
+    if (line.empty()) continue;
+    const json r = parse_line(line, lines.where());
+    parsed_record rec;
+    rec.id = json_id(r);
+    rec.system = system_of(r);
+    rec.technique = r.value("technique", std::string());
+    rec.penalize = penalize_of(r);
+    rec.db_id = r.value("db_id", json(nullptr));
+    rec.difficulty = r.value("difficulty", json(nullptr));
+    if (is_judge_technique(rec.technique)) {
+      rec.judge = true;
+      rec.fields = {rec.technique.substr(judge_technique_prefix.size()), r.value("label", json(nullptr)),
+                    r.value("confidence", json(nullptr)), r.value("votes", json::array()),
+                    r.value("rationales", json::array())};
+    } else {
+      std::string error = r.contains("error") && r["error"].is_string() ? r["error"].get<std::string>() : "";
+      if (error.size() > 300) error = error.substr(0, 297) + "...";
+      rec.fields = {
+          r.value("status", std::string()),       rounded(r.value("EX", json(nullptr))),
+          rounded(r.value("EXP", json(nullptr))), rounded(r.value("EXR", json(nullptr))),
+          rounded(r.value("F1", json(nullptr))),  error.empty() ? ordered(nullptr) : ordered(error)};
+    }
+    out.push_back(std::move(rec));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string build_report(const std::vector<std::filesystem::path>& run_dirs, const report_options& options) {
@@ -142,6 +188,8 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
     if (s.contains("judges"))
       for (const json& j : s["judges"]) judges.push_back(ordered(j));
 
+    std::future<std::vector<parsed_record>> read_records =
+        std::async(std::launch::async, [results_path] { return read_records_file(results_path); });
     // The examples: their evidence, then their records.
     std::unordered_map<std::string, std::size_t> position;  // id -> examples index
     const auto examples_path = dir / "examples.jsonl";
@@ -173,20 +221,18 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
         examples.push_back(std::move(x));
       }
     }
-    line_reader lines(results_path);
-    for (std::string line; lines.next(line);) {
-      if (line.empty()) continue;
-      const json r = parse_line(line, lines.where());
-      const std::string id = json_id(r);
-      const std::string system = system_of(r);
-      auto at = position.find(id + '\x1f' + system);
+    // The records, parsed on another thread while this one reads examples.jsonl (both files are
+    // large: a 124-system run has ~250,000 records), then attached to their examples here.
+    std::vector<parsed_record> records = read_records.get();
+    for (parsed_record& rec : records) {
+      auto at = position.find(rec.id + '\x1f' + rec.system);
       if (at == position.end()) {  // a run without examples.jsonl: the records alone
         ordered x;
-        x["id"] = id;
-        x["s"] = systems.of(system);
-        x["q_key"] = question_key(id, system);
-        x["db"] = r.value("db_id", json(nullptr));
-        x["d"] = r.value("difficulty", json(nullptr));
+        x["id"] = rec.id;
+        x["s"] = systems.of(rec.system);
+        x["q_key"] = question_key(rec.id, rec.system);
+        x["db"] = std::move(rec.db_id);
+        x["d"] = std::move(rec.difficulty);
         x["g"] = nullptr;
         x["p"] = nullptr;
         x["fm"] = 0;
@@ -194,23 +240,18 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
         x["pr"] = nullptr;
         x["r"] = ordered::array();
         x["j"] = ordered::array();
-        at = position.emplace(id + '\x1f' + system, examples.size()).first;
+        at = position.emplace(rec.id + '\x1f' + rec.system, examples.size()).first;
         examples.push_back(std::move(x));
       }
       ordered& x = examples[at->second];
-      const std::string technique = r.value("technique", std::string());
-      if (is_judge_technique(technique)) {
-        x["j"].push_back({technique.substr(judge_technique_prefix.size()), r.value("label", json(nullptr)),
-                          r.value("confidence", json(nullptr)), r.value("votes", json::array()),
-                          r.value("rationales", json::array())});
+      if (rec.judge) {
+        x["j"].push_back(std::move(rec.fields));
         continue;
       }
-      std::string error = r.contains("error") && r["error"].is_string() ? r["error"].get<std::string>() : "";
-      if (error.size() > 300) error = error.substr(0, 297) + "...";
-      x["r"].push_back({variant_of(r), r.value("status", std::string()),
-                        rounded(r.value("EX", json(nullptr))), rounded(r.value("EXP", json(nullptr))),
-                        rounded(r.value("EXR", json(nullptr))), rounded(r.value("F1", json(nullptr))),
-                        error.empty() ? ordered(nullptr) : ordered(error)});
+      const std::size_t v = variants.of(variant_label(rec.technique, rec.penalize));
+      if (has_f1.size() <= v) has_f1.resize(v + 1, false);
+      rec.fields.insert(rec.fields.begin(), v);
+      x["r"].push_back(std::move(rec.fields));
     }
   }
   ordered data;

@@ -89,46 +89,63 @@ double paired_bootstrap_p(std::span<const double> a, std::span<const double> b, 
   return resample_plan(resamples, seed).paired_p(a, b);
 }
 
-const std::vector<std::uint16_t>* resample_plan::counts(std::size_t n) {
+const std::vector<std::uint32_t>* resample_plan::cumulative_counts(std::size_t n) {
   if (n > max_counted_size) return nullptr;
-  auto it = counts_.find(n);
-  if (it != counts_.end()) return &it->second;
-  // counts[i * resamples + r]: how often resample r drew index i (the draws of resample_source in
-  // order, resample by resample).
-  std::vector<std::uint16_t> drawn(resamples_ * n, 0);
+  auto it = cumulative_.find(n);
+  if (it != cumulative_.end()) return &it->second;
+  // The draws of resample_source in order, resample by resample: counts[i * resamples + r] is how
+  // often resample r drew index i; then summed over the indexes below each row.
+  std::vector<std::uint32_t> cumulative((n + 1) * resamples_, 0);
   resample_source source(seed_);
   for (std::size_t r = 0; r < resamples_; ++r) {
-    for (std::size_t k = 0; k < n; ++k) ++drawn[source.below(n) * resamples_ + r];
+    for (std::size_t k = 0; k < n; ++k) ++cumulative[(source.below(n) + 1) * resamples_ + r];
   }
-  return &counts_.emplace(n, std::move(drawn)).first->second;
+  for (std::size_t i = 1; i <= n; ++i) {
+    std::uint32_t* row = cumulative.data() + i * resamples_;
+    const std::uint32_t* previous = row - resamples_;
+    for (std::size_t r = 0; r < resamples_; ++r) row[r] += previous[r];
+  }
+  return &cumulative_.emplace(n, std::move(cumulative)).first->second;
 }
 
 std::vector<double> resample_plan::resampled_sums(std::span<const double> values) {
   const std::size_t n = values.size();
-  std::vector<double> sums(resamples_, 0.0);
-  const std::vector<std::uint16_t>* drawn = counts(n);
-  if (drawn == nullptr) {  // too large to keep: draw again
+  const std::size_t resamples = resamples_;
+  std::vector<double> sums(resamples, 0.0);
+  const std::vector<std::uint32_t>* cumulative = cumulative_counts(n);
+  if (cumulative == nullptr) {  // too large to keep: draw again
     resample_source source(seed_);
     for (double& sum : sums) {
       for (std::size_t k = 0; k < n; ++k) sum += values[source.below(n)];
     }
     return sums;
   }
-  // Σ_i count(r, i) · value_i, index by index (a zero value adds nothing): the same sums as
-  // adding the drawn values one by one, up to rounding. Values of 1 (EX, and most other scores)
-  // add whole counts, exactly, in integers.
-  std::vector<std::uint32_t> ones(resamples_, 0);
-  for (std::size_t i = 0; i < n; ++i) {
+  // Σ_i count(r, i) · value_i, index by index (a zero value adds nothing): the same sums as adding
+  // the drawn values one by one, up to rounding. A run of values 1 (EX, and most other scores) adds
+  // the draws of its indexes, exactly, in integers: one difference of cumulative rows.
+  const std::uint32_t* rows = cumulative->data();
+  std::vector<std::uint32_t> ones(resamples, 0);
+  for (std::size_t i = 0; i < n;) {
     const double v = values[i];
-    if (v == 0) continue;
-    const std::uint16_t* column = drawn->data() + i * resamples_;
-    if (v == 1) {
-      for (std::size_t r = 0; r < resamples_; ++r) ones[r] += column[r];
-    } else {
-      for (std::size_t r = 0; r < resamples_; ++r) sums[r] += v * static_cast<double>(column[r]);
+    if (v == 0) {
+      ++i;
+      continue;
     }
+    if (v == 1) {
+      std::size_t end = i + 1;
+      while (end < n && values[end] == 1) ++end;
+      const std::uint32_t* high = rows + end * resamples;
+      const std::uint32_t* low = rows + i * resamples;
+      for (std::size_t r = 0; r < resamples; ++r) ones[r] += high[r] - low[r];
+      i = end;
+      continue;
+    }
+    const std::uint32_t* high = rows + (i + 1) * resamples;
+    const std::uint32_t* low = rows + i * resamples;
+    for (std::size_t r = 0; r < resamples; ++r) sums[r] += v * static_cast<double>(high[r] - low[r]);
+    ++i;
   }
-  for (std::size_t r = 0; r < resamples_; ++r) sums[r] += static_cast<double>(ones[r]);
+  for (std::size_t r = 0; r < resamples; ++r) sums[r] += static_cast<double>(ones[r]);
   return sums;
 }
 

@@ -52,8 +52,10 @@ double paired_bootstrap_p(std::span<const double> a, std::span<const double> b,
 
 // The resamplings of bootstrap_mean and paired_bootstrap_p (which are this with one use). A
 // summary computes thousands of intervals over a few sample sizes, so the draws of each size are
-// made once and kept as counts (how often each resample drew each index); a resampled sum is then
-// the counts weighted by the values. Sizes above max_counted_size are drawn again each time.
+// made once and kept as cumulative counts (how often each resample drew an index below i); a
+// resampled sum is then the counts weighted by the values, a run of equal values 1 (EX, and most
+// scores) adding the difference of two cumulative rows, exactly, in integers. Sizes above
+// max_counted_size are drawn again each time.
 class resample_plan {
  public:
   static constexpr std::size_t max_counted_size = 20000;
@@ -69,11 +71,13 @@ class resample_plan {
  private:
   // The resampled sums of `values` (resamples of them).
   std::vector<double> resampled_sums(std::span<const double> values);
-  const std::vector<std::uint16_t>* counts(std::size_t n);
+  // (n + 1) rows of resamples() counts: row i, column r = how many of resample r's draws were
+  // below index i.
+  const std::vector<std::uint32_t>* cumulative_counts(std::size_t n);
 
   std::size_t resamples_;
   std::uint64_t seed_;
-  std::unordered_map<std::size_t, std::vector<std::uint16_t>> counts_;
+  std::unordered_map<std::size_t, std::vector<std::uint32_t>> cumulative_;
 };
 
 }  // namespace sqlmorph::output
