@@ -1,4 +1,4 @@
-// sqlmorph export OUT_DIR [--format csv|jsonl] [--what records|summary] [-o FILE]
+// sqlmorph export OUT_DIR [--format csv|jsonl] [--what records|examples|summary] [-o FILE]
 #include <iostream>
 #include <sstream>
 
@@ -24,7 +24,7 @@ int run_export(const global_options& g, const export_options& o) {
     throw usage_error("--format must be csv or jsonl, not '" + o.format + "'");
   export_what what;
   if (!parse_export_what(o.what, what))
-    throw usage_error("--what must be records or summary, not '" + o.what + "'");
+    throw usage_error("--what must be records, examples or summary, not '" + o.what + "'");
   if (!std::filesystem::is_directory(o.run_dir)) throw usage_error(o.run_dir + " is not a folder");
   if (o.output.empty()) {
     export_run(o.run_dir, what, format, std::cout);
@@ -43,13 +43,15 @@ void register_export_command(CLI::App& app, const global_options& g, int& exit_c
   auto options = std::make_shared<export_options>();
   CLI::App* cmd = app.add_subcommand(
       "export",
-      "Write a finished run's records or summary as CSV or flat JSON Lines (pandas, R, spreadsheets)");
+      "Write a finished run's records, examples or summary as CSV or flat JSON Lines (pandas, R, "
+      "spreadsheets)");
   cmd->add_option("run", options->run_dir, "the run's --out folder")->required();
   cmd->add_option("--format", options->format, "csv (RFC 4180, the default) or jsonl");
   cmd->add_option(
       "--what", options->what,
-      "records (results.jsonl, the default: one row per example and technique variant) or summary "
-      "(summary.json: one row per group, with a level column)");
+      "records (results.jsonl, the default: one row per example and technique variant), examples "
+      "(examples.jsonl: one row per example and system, its evidence) or summary (summary.json: one row "
+      "per group, with a level column)");
   cmd->add_option("-o,--output", options->output, "the file to write (default: stdout)");
   cmd->callback([&g, &exit_code, options] { exit_code = run_export(g, *options); });
 }

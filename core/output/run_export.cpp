@@ -23,11 +23,13 @@ using row = std::vector<std::pair<std::string, ordered>>;
 const std::vector<std::string> record_columns = {
     "id",  "db_id", "system", "difficulty", "technique", "penalize_extra_pred_cols", "status", "EX", "EXP",
     "EXR", "F1",    "error",  "gold_ms",    "pred_ms"};
+const std::vector<std::string> example_columns = {
+    "id", "system", "db_id", "difficulty", "question", "evidence", "evaluated_by", "gold", "pred"};
 const std::vector<std::string> summary_columns = {
-    "level",      "system", "technique", "penalize_extra_pred_cols",
-    "difficulty", "db_id",  "count",     "scored",
-    "EX",         "EXP",    "EXR",       "F1",
-    "R-VES"};
+    "level",      "system",  "technique", "penalize_extra_pred_cols",
+    "difficulty", "db_id",   "count",     "scored",
+    "feature",    "present", "EX",        "EXP",
+    "EXR",        "F1",      "R-VES"};
 
 // `value` under `name`, objects flattened to dotted names; a [low, high] pair under "interval.*"
 // as .low and .high; other arrays stay arrays (in CSV: their JSON text).
@@ -87,10 +89,12 @@ void write_rows(const row_source& rows, const std::vector<std::string>& fixed, e
   });
 }
 
-row_source record_rows(const std::filesystem::path& file) {
+// One row per line of a run's JSON Lines file: results.jsonl (records: `technique` required) or
+// examples.jsonl (the evidence).
+row_source line_rows(const std::filesystem::path& file, bool records) {
   if (!std::filesystem::exists(file))
     throw usage_error(file.string() + " does not exist (not a run's folder?)");
-  return [file](const std::function<void(const row&)>& each) {
+  return [file, records](const std::function<void(const row&)>& each) {
     line_reader lines(file);
     for (std::string line; lines.next(line);) {
       if (line.empty()) continue;
@@ -98,10 +102,11 @@ row_source record_rows(const std::filesystem::path& file) {
       try {
         j = ordered::parse(line);
       } catch (const nlohmann::json::exception& e) {
-        throw usage_error(lines.where() + ": not a JSON record: " + e.what());
+        throw usage_error(lines.where() + ": not a JSON " + (records ? "record: " : "line: ") + e.what());
       }
-      if (!j.is_object() || !j.contains("id") || !j.contains("technique"))
-        throw usage_error(lines.where() + ": not a record of sqlmorph (no id or technique)");
+      if (!j.is_object() || !j.contains("id") || (records && !j.contains("technique")))
+        throw usage_error(lines.where() + (records ? ": not a record of sqlmorph (no id or technique)"
+                                                   : ": not an example of sqlmorph (no id)"));
       row r;
       flatten("", j, r);
       each(r);
@@ -123,9 +128,12 @@ row_source summary_rows(const std::filesystem::path& file) {
       throw usage_error(file.string() + ": no '" + key + "' list (not a summary of sqlmorph)");
   }
   return [j](const std::function<void(const row&)>& each) {
-    const std::pair<const char*, const char*> levels[] = {
-        {"techniques", "all"}, {"by_difficulty", "difficulty"}, {"by_database", "database"}};
+    const std::pair<const char*, const char*> levels[] = {{"techniques", "all"},
+                                                          {"by_difficulty", "difficulty"},
+                                                          {"by_database", "database"},
+                                                          {"by_feature", "feature"}};
     for (const auto& [key, level] : levels) {
+      if (!j->contains(key)) continue;  // by_feature: only runs that wrote their examples' facts
       for (const ordered& g : (*j)[key]) {
         row r;
         r.emplace_back("level", level);
@@ -147,6 +155,7 @@ bool parse_export_format(std::string_view name, export_format& out) {
 bool parse_export_what(std::string_view name, export_what& out) {
   if (name == "records") return out = export_what::records, true;
   if (name == "summary") return out = export_what::summary, true;
+  if (name == "examples") return out = export_what::examples, true;
   return false;
 }
 
@@ -163,7 +172,9 @@ std::string csv_field(std::string_view field) {
 void export_run(const std::filesystem::path& run_dir, export_what what, export_format format,
                 std::ostream& out) {
   if (what == export_what::records)
-    write_rows(record_rows(run_dir / "results.jsonl"), record_columns, format, out);
+    write_rows(line_rows(run_dir / "results.jsonl", true), record_columns, format, out);
+  else if (what == export_what::examples)
+    write_rows(line_rows(run_dir / "examples.jsonl", false), example_columns, format, out);
   else
     write_rows(summary_rows(run_dir / "summary.json"), summary_columns, format, out);
 }

@@ -1,5 +1,5 @@
 #pragma once
-// `sqlmorph export`: a finished run's records or summary as CSV (RFC 4180) or flat JSON Lines, for
+// `sqlmorph export`: a finished run's records, examples or summary as CSV (RFC 4180) or flat JSON Lines, for
 // pandas, R and spreadsheets. One row per record (or per summary group), one header, a stable
 // column order: the fixed columns first, then every other field, nested ones flattened to dotted
 // names (`partial.select.acc`), in name order.
@@ -12,14 +12,16 @@
 namespace sqlmorph::core {
 
 enum class export_format { csv, jsonl };
-enum class export_what { records, summary };
+enum class export_what { records, examples, summary };
 
-/// "csv"/"jsonl", "records"/"summary"; false for anything else.
+/// "csv"/"jsonl", "records"/"examples"/"summary"; false for anything else.
 bool parse_export_format(std::string_view name, export_format& out);
 bool parse_export_what(std::string_view name, export_what& out);
 
-/// Writes `run_dir`'s results.jsonl (records) or summary.json (summary: one row per group of
-/// `techniques`, `by_difficulty` and `by_database`, with a `level` column; intervals as
+/// Writes `run_dir`'s results.jsonl (records), examples.jsonl (examples: nested fields flattened,
+/// `features.gold.joins`, `gold_result.row_count`; lists such as `gold_result.rows` as their JSON
+/// text in CSV) or summary.json (summary: one row per group of `techniques`, `by_difficulty`,
+/// `by_database` and `by_feature`, with a `level` column; intervals as
 /// `interval.EX.low`/`interval.EX.high`) to `out`. Throws usage_error naming the file (and line)
 /// that is missing or malformed.
 void export_run(const std::filesystem::path& run_dir, export_what what, export_format format,

@@ -214,6 +214,20 @@ std::optional<double> run_summary::group::qvt() const {
   return sum / static_cast<double>(groups);
 }
 
+std::vector<float> run_summary::group::qvt_shares() const {
+  // In the order the gold queries were first met (their ids), so that the interval is reproducible.
+  std::vector<std::pair<std::uint32_t, float>> shares;
+  for (const auto& [gold, counts] : ex_by_gold) {
+    if (counts.first < 2 || counts.second == 0) continue;
+    shares.emplace_back(gold, static_cast<float>(static_cast<double>(counts.second) / counts.first));
+  }
+  std::sort(shares.begin(), shares.end());
+  std::vector<float> out;
+  out.reserve(shares.size());
+  for (const auto& s : shares) out.push_back(s.second);
+  return out;
+}
+
 std::size_t run_summary::group::qvt_groups() const {
   std::size_t groups = 0;
   for (const auto& [gold, counts] : ex_by_gold) groups += counts.first >= 2 && counts.second > 0;
@@ -354,7 +368,8 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
            {"penalize_extra_pred_cols",
             g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr)},
            {"groups", g.qvt_groups()},
-           {"QVT", q ? nlohmann::ordered_json(*q) : nlohmann::ordered_json(nullptr)}});
+           {"QVT", q ? nlohmann::ordered_json(*q) : nlohmann::ordered_json(nullptr)},
+           {"interval", interval_json(g.qvt_shares(), plan)}});
     }
   }
   if (!exact_match_.empty()) {

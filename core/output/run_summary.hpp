@@ -78,6 +78,8 @@ class run_summary {
     std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> ex_by_gold;
     std::optional<double> qvt() const;
     std::size_t qvt_groups() const;
+    /// The share of right answers of each QVT group, in the order their gold queries were met.
+    std::vector<float> qvt_shares() const;
   };
 
   /// What a judge said over a run, per system × judge (records "judge:NAME").

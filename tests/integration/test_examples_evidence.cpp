@@ -189,8 +189,14 @@ TEST_CASE("summary.json by_feature and QVT equal what examples.jsonl and results
   // The two count(*) questions share a gold query: good answers both right, poor neither.
   for (const json& q : summary["qvt"]) {
     if (q["technique"] != "execution_accuracy") continue;
-    if (q["system"] == "good") CHECK(q["QVT"] == 1.0);
-    if (q["system"] == "poor") CHECK(q["QVT"].is_null());
+    if (q["system"] == "good") {
+      CHECK(q["QVT"] == 1.0);
+      CHECK(q["interval"] == json::array({1.0, 1.0}));  // one group, both right
+    }
+    if (q["system"] == "poor") {
+      CHECK(q["QVT"].is_null());
+      CHECK(q["interval"].is_null());
+    }
   }
 }
 

@@ -157,8 +157,9 @@ TEST_CASE("export --what summary: one row per group with its level and interval 
   const auto r = run_sqlmorph({"export", out.string(), "--what", "summary"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   const auto rows = parse_csv(r.out);
-  const std::size_t groups =
-      summary["techniques"].size() + summary["by_difficulty"].size() + summary["by_database"].size();
+  REQUIRE(summary.contains("by_feature"));
+  const std::size_t groups = summary["techniques"].size() + summary["by_difficulty"].size() +
+                             summary["by_database"].size() + summary["by_feature"].size();
   REQUIRE(rows.size() == groups + 1);
   const auto& header = rows[0];
   const auto column = [&](const std::string& name) {
@@ -172,11 +173,51 @@ TEST_CASE("export --what summary: one row per group with its level and interval 
   const std::size_t low = column("interval.EX.low");
   const std::size_t high = column("interval.EX.high");
   CHECK(rows[1][level] == "all");
-  CHECK(rows.back()[level] == "database");
+  CHECK(rows[1 + groups - summary["by_feature"].size() - 1][level] == "database");
+  CHECK(rows.back()[level] == "feature");
+  const json& last = summary["by_feature"].back();
+  CHECK(rows.back()[column("feature")] == last["feature"].get<std::string>());
+  CHECK(rows.back()[column("present")] == (last["present"].get<bool>() ? "true" : "false"));
   const json& first = summary["techniques"][0];
   CHECK(rows[1][ex] == first["EX"].dump());
   CHECK(rows[1][low] == first["interval"]["EX"][0].dump());
   CHECK(rows[1][high] == first["interval"]["EX"][1].dump());
+}
+
+TEST_CASE("export --what examples: one row per example and system, its evidence flattened") {
+  test::temp_dir dir;
+  const auto out = make_run(dir);
+  const auto examples = test::read_jsonl(out / "examples.jsonl");
+  const auto r = run_sqlmorph({"export", out.string(), "--what", "examples"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto rows = parse_csv(r.out);
+  REQUIRE(rows.size() == examples.size() + 1);
+  const auto& header = rows[0];
+  const std::vector<std::string> first = {"id",       "system",       "db_id", "difficulty", "question",
+                                          "evidence", "evaluated_by", "gold",  "pred"};
+  CHECK(std::vector<std::string>(header.begin(), header.begin() + 9) == first);
+  const auto column = [&](const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    REQUIRE_MESSAGE(it != header.end(), name);
+    return static_cast<std::size_t>(it - header.begin());
+  };
+  for (std::size_t i = 0; i < examples.size(); ++i) {
+    const json& e = examples[i];
+    const auto& row = rows[i + 1];
+    CHECK(row[column("id")] == e["id"].get<std::string>());
+    CHECK(row[column("gold")] == e["gold"].get<std::string>());
+    CHECK(row[column("features.gold.joins")] == e["features"]["gold"]["joins"].dump());
+    if (e["gold_result"].is_object() && e["gold_result"].contains("rows")) {
+      CHECK(row[column("gold_result.row_count")] == e["gold_result"]["row_count"].dump());
+      CHECK(json::parse(row[column("gold_result.rows")]) == e["gold_result"]["rows"]);  // JSON text
+    }
+  }
+  // The same rows as flat JSON Lines.
+  const auto jsonl = run_sqlmorph({"export", out.string(), "--what", "examples", "--format", "jsonl"});
+  REQUIRE(jsonl.exit_code == 0);
+  std::size_t lines = 0;
+  for (std::size_t at = 0; (at = jsonl.out.find('\n', at)) != std::string::npos; ++at) ++lines;
+  CHECK(lines == examples.size());
 }
 
 TEST_CASE("export: a folder without a run, a malformed record, unknown options are errors naming them") {
@@ -191,9 +232,13 @@ TEST_CASE("export: a folder without a run, a malformed record, unknown options a
   const auto format = run_sqlmorph({"export", dir.path().string(), "--format", "xlsx"});
   CHECK(format.exit_code == 2);
   CHECK(format.err.find("--format must be csv or jsonl, not 'xlsx'") != std::string::npos);
-  const auto what = run_sqlmorph({"export", dir.path().string(), "--what", "examples"});
+  const auto what = run_sqlmorph({"export", dir.path().string(), "--what", "rows"});
   CHECK(what.exit_code == 2);
-  CHECK(what.err.find("--what must be records or summary") != std::string::npos);
+  CHECK(what.err.find("--what must be records, examples or summary, not 'rows'") != std::string::npos);
+  const auto no_examples = run_sqlmorph({"export", dir.path().string(), "--what", "examples"});
+  CHECK(no_examples.exit_code == 2);
+  CHECK(no_examples.err.find((dir.path() / "examples.jsonl").string() + " does not exist") !=
+        std::string::npos);
   const auto missing = run_sqlmorph({"export", (dir.path() / "nope").string()});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("is not a folder") != std::string::npos);
