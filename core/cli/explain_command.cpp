@@ -1,6 +1,8 @@
-// sqlmorph explain OUT_DIR ID [--technique T]
+// sqlmorph explain OUT_DIR ID [--technique T] [--rows N] [--no-execute]
 #include <iostream>
 
+#include "app/environment.hpp"
+#include "cli/command_requests.hpp"
 #include "cli/commands.hpp"
 #include "output/example_explanation.hpp"
 
@@ -11,7 +13,36 @@ struct explain_options {
   std::string run_dir;
   std::string id;
   std::optional<std::string> technique;
+  double rows = 20;
+  bool no_execute = false;
 };
+
+// The run kept no rows of a result (--keep-rows 0): both queries are executed again, as `compare`
+// executes them (the configured backend, the example's database), for their first `rows` rows.
+// Returns the note printed above the explanation ("" when nothing was executed).
+std::string execute_again(const global_options& g, const explain_options& o, nlohmann::json& evidence) {
+  const auto text = [&](const char* key) {
+    const auto it = evidence.find(key);
+    return it != evidence.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const std::string db = text("db");
+  if (db.empty() && text("db_id").empty()) return "";
+  compare_options c;
+  c.db = db;
+  c.db_id = text("db_id");
+  c.gold = text("gold_as_given").empty() ? text("gold") : text("gold_as_given");
+  c.pred = text("pred_as_given").empty() ? text("pred") : text("pred_as_given");
+  c.show_rows = o.rows;
+  c.run.techniques = "execution_accuracy";
+  const auto env = environment::load(g.config_file);
+  std::string line;
+  compare_records(*env, c, &line);
+  const nlohmann::json fresh = nlohmann::json::parse(line);
+  evidence["gold_result"] = fresh["gold_result"];
+  if (!evidence["pred"].is_null()) evidence["pred_result"] = fresh["pred_result"];
+  return "(the run kept no rows: both queries executed again on " + (db.empty() ? c.db_id : db) +
+         "; the scores are the run's)\n";
+}
 
 }  // namespace
 
@@ -24,9 +55,18 @@ void register_explain_command(CLI::App& app, const global_options& g, int& exit_
   cmd->add_option("id", options->id, "the example's id (as in results.jsonl, e.g. dail-sql-gpt4:493)")
       ->required();
   cmd->add_option("--technique", options->technique, "show only this technique's record");
+  cmd->add_option("--rows", options->rows,
+                  "rows of each result shown when the run kept none and the queries are executed again "
+                  "(default 20)");
+  cmd->add_flag("--no-execute", options->no_execute,
+                "never execute: show only what the run kept (with --keep-rows 0: the counts and columns)");
   cmd->callback([&g, &exit_code, options] {
     apply_logging(g);
-    std::cout << explain_run_example(options->run_dir, options->id, options->technique);
+    run_example found = find_run_example(options->run_dir, options->id);
+    std::string note;
+    if (!options->no_execute && rows_not_kept(found.evidence))
+      note = execute_again(g, *options, found.evidence);
+    std::cout << note << explain_example(found.evidence, found.records, options->technique);
     exit_code = 0;
   });
 }

@@ -135,6 +135,8 @@ std::string evidence_body(const example& ex, const std::string& evaluated_by, co
   w.begin_object();
   w.key("db_id");
   text_or_null(ex.db_id);
+  w.key("db");  // what the backend opened (a file for SQLite): explain executes again from it
+  text_or_null(ex.db);
   w.key("question");
   text_or_null(ex.question);
   w.key("evidence");

@@ -170,8 +170,26 @@ std::string explain_example(const json& e, const std::vector<json>& records,
   return out;
 }
 
+bool rows_not_kept(const json& evidence) {
+  for (const char* key : {"gold_result", "pred_result"}) {
+    const auto side = evidence.find(key);
+    if (side == evidence.end() || !side->is_object()) continue;
+    const auto count = side->find("row_count");
+    const auto kept = side->find("rows_kept");
+    if (count != side->end() && count->is_number_unsigned() && count->get<std::uint64_t>() > 0 &&
+        kept != side->end() && kept->is_number_unsigned() && kept->get<std::uint64_t>() == 0)
+      return true;
+  }
+  return false;
+}
+
 std::string explain_run_example(const std::filesystem::path& run_dir, const std::string& id,
                                 const std::optional<std::string>& technique) {
+  const run_example found = find_run_example(run_dir, id);
+  return explain_example(found.evidence, found.records, technique);
+}
+
+run_example find_run_example(const std::filesystem::path& run_dir, const std::string& id) {
   const auto examples_path = run_dir / "examples.jsonl";
   const auto results_path = run_dir / "results.jsonl";
   for (const auto& p : {examples_path, results_path}) {
@@ -219,7 +237,7 @@ std::string explain_run_example(const std::filesystem::path& run_dir, const std:
     const json j = json::parse(line, nullptr, false);
     if (!j.is_discarded() && j.is_object() && json_id(j) == id) records.push_back(j);
   }
-  return explain_example(*evidence, records, technique);
+  return {std::move(*evidence), std::move(records)};
 }
 
 }  // namespace sqlmorph::core

@@ -17,6 +17,19 @@ namespace sqlmorph::core {
 std::string explain_example(const nlohmann::json& evidence, const std::vector<nlohmann::json>& records,
                             const std::optional<std::string>& technique);
 
+/// An example of a finished run: its examples.jsonl line and its results.jsonl records.
+struct run_example {
+  nlohmann::json evidence;
+  std::vector<nlohmann::json> records;
+};
+
+/// Finds example `id` in `run_dir`. Throws usage_error naming the missing file or the id (with the
+/// ids nearest to it).
+run_example find_run_example(const std::filesystem::path& run_dir, const std::string& id);
+
+/// Whether a side of the evidence has rows the run did not keep (--keep-rows 0, or the byte cap).
+bool rows_not_kept(const nlohmann::json& evidence);
+
 /// Finds example `id` in `run_dir` and explains it. Throws usage_error naming the missing file or
 /// the id (with the ids nearest to it).
 std::string explain_run_example(const std::filesystem::path& run_dir, const std::string& id,

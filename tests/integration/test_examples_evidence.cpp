@@ -268,6 +268,30 @@ TEST_CASE("sqlmorph explain: one example's queries, both results with unmatched 
   CHECK(empty.err.find("examples.jsonl does not exist") != std::string::npos);
 }
 
+TEST_CASE("sqlmorph explain executes both queries again when the run kept no rows (--keep-rows 0)") {
+  test::temp_dir dir;
+  const auto out = make_run(dir, {"--keep-rows", "0"});
+  const std::string config = (test::source_dir() / "sqlmorph.toml").string();
+  const auto r = run_sqlmorph({"--config", config, "explain", out.string(), "poor:0", "--rows", "50"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("(the run kept no rows: both queries executed again on ") == 0);
+  CHECK(r.out.find("columns paired by name: name; only in the gold: salary") != std::string::npos);
+  CHECK(r.out.find("\n*") != std::string::npos);  // employees outside 'eng' are predicted, not gold
+  CHECK(r.out.find("exact_column_and_partial_cell") != std::string::npos);  // the run's scores
+  // --no-execute: only what the run kept, nothing marked.
+  const auto kept = run_sqlmorph({"--config", config, "explain", out.string(), "poor:0", "--no-execute"});
+  REQUIRE(kept.exit_code == 0);
+  CHECK(kept.out.find("executed again") == std::string::npos);
+  CHECK(kept.out.find("\n*") == std::string::npos);
+  // A run that kept its rows is shown as it is, without executing.
+  test::temp_dir other;
+  const auto with_rows = make_run(other, {});
+  const auto shown = run_sqlmorph({"--config", config, "explain", with_rows.string(), "poor:0"});
+  REQUIRE(shown.exit_code == 0);
+  CHECK(shown.out.find("executed again") == std::string::npos);
+  CHECK(shown.out.find("\n*") != std::string::npos);
+}
+
 TEST_CASE("Lua experiments filter examples by the SQL features of their queries") {
   test::temp_dir dir;
   write_file(dir.path() / "gold.sql", gold_sql);
