@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "app/preflight.hpp"
+#include "app/run_origin.hpp"
 #include "config/run_values.hpp"
 #include "datasets/bird_files.hpp"
 #include "datasets/cases_file.hpp"
@@ -166,15 +167,8 @@ evaluation_settings evaluation_settings_from(environment& env, const eval_option
   settings.on_script_error = parse_script_error_policy(env.config().lua.on_error);
   settings.progress = quiet ? progress_mode::none : parse_progress_mode(o.progress);
   // What run.json records about how the run was made.
-  settings.manifest["command"] = command_line();
-  settings.manifest["configuration"] =
-      env.config().source.empty() ? "built-in defaults" : env.config().source.string();
-  settings.manifest["plugins"] = nlohmann::ordered_json::array();
-  for (const loaded_library& lib : env.registry().libraries()) {
-    settings.manifest["plugins"].push_back(
-        {{"library", lib.name}, {"version", lib.version}, {"file", lib.file.string()}});
-  }
-  settings.manifest["build_fingerprint"] = SQLMORPH_BUILD_FINGERPRINT;
+  const nlohmann::ordered_json origin = run_origin(env.config(), env.registry());
+  for (const auto& [key, value] : origin.items()) settings.manifest[key] = value;
 
   return settings;
 }

@@ -61,8 +61,6 @@ run_limits limits_from(const config& c, const run_options& o);
 route_choice route_choice_from(const run_options& o);
 
 /// The process's command line (for run.json).
-void set_command_line(int argc, char** argv);
-const std::vector<std::string>& command_line();
 
 /// Applies -v / -q.
 void apply_logging(const global_options& g);

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <sqlmorph/version.hpp>
 
+#include "app/run_origin.hpp"
 #include "cli/commands.hpp"
 #include "errors.hpp"
 #include "runner/evaluation_runner.hpp"
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
   global_options global;
   add_global_options(app, global);
 
-  set_command_line(argc, argv);
+  set_command_line(argc, argv);  // for run.json
   int exit_code = 0;
   register_compare_command(app, global, exit_code);
   register_eval_command(app, global, exit_code);

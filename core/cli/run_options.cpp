@@ -92,21 +92,6 @@ run_limits limits_from(const config& c, const run_options& o) {
   return l;
 }
 
-namespace {
-std::vector<std::string>& stored_command_line() {
-  static std::vector<std::string> line;
-  return line;
-}
-}  // namespace
-
-void set_command_line(int argc, char** argv) {
-  stored_command_line().assign(argv, argv + argc);
-}
-
-const std::vector<std::string>& command_line() {
-  return stored_command_line();
-}
-
 void apply_logging(const global_options& g) {
   setup_logging(g.quiet ? -1 : g.verbosity);
 }

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "app/preflight.hpp"
+#include "app/run_origin.hpp"
 #include "config/run_values.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
@@ -423,6 +424,8 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   settings.on_script_error =
       parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(ctx.config->lua.on_error));
   if (const auto out = opt_string(L, 1, "out")) settings.out_dir = std::filesystem::path(*out);
+  // run.json describes how the run was made as `eval`'s does (command, configuration, plugins, build).
+  settings.manifest = run_origin(*ctx.config, *ctx.registry);
   // The remote services (judges, embedders) answer before anything runs, as in `eval`.
   lua_getfield(L, 1, "preflight");
   const bool preflight = lua_isnil(L, -1) ? ctx.preflight : lua_toboolean(L, -1) != 0;

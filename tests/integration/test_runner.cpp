@@ -731,3 +731,37 @@ TEST_CASE("beyond 8 systems the terminal shows a ranked list, not a table 9 syst
   CHECK(r.out.find("sqlmorph report " + (dir.path() / "out").string() + " -o report.html") !=
         std::string::npos);
 }
+
+TEST_CASE("eval and a Lua experiment write the same run.json fields, with how the run was made") {
+  test::temp_dir dir;
+  const auto cases = dir.path() / "cases.jsonl";
+  std::ofstream(cases)
+      << "{\"id\": \"a\", \"db\": \"" << demo_db().string()
+      << "\", \"gold\": \"SELECT name FROM employees\", \"pred\": \"SELECT name FROM employees\"}\n";
+  const auto from_eval = dir.path() / "eval";
+  const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases.string(),
+                               "--techniques", "execution_accuracy", "--out", from_eval.string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto from_lua = dir.path() / "lua";
+  const auto script = dir.path() / "experiment.lua";
+  std::ofstream(script) << "sqlmorph.evaluate{ examples = sqlmorph.cases{ file = '" << cases.string()
+                        << "' }, techniques = {'execution_accuracy'}, out = '" << from_lua.string()
+                        << "' }\n";
+  const auto l = run_sqlmorph({"--config", config_arg(), "-q", "run", script.string()});
+  REQUIRE_MESSAGE(l.exit_code == 0, l.err);
+  const json a = run_json(from_eval);
+  const json b = run_json(from_lua);
+  std::vector<std::string> keys_a, keys_b;
+  for (const auto& [key, value] : a.items()) keys_a.push_back(key);
+  for (const auto& [key, value] : b.items()) keys_b.push_back(key);
+  CHECK(keys_a == keys_b);
+  for (const char* key : {"configuration", "plugins", "build_fingerprint"}) {
+    REQUIRE(a.contains(key));
+    CHECK(a[key] == b[key]);
+  }
+  CHECK(a["plugins"].size() >= 1);
+  // The command that made each run.
+  CHECK(a["command"].dump().find("\"eval\"") != std::string::npos);
+  CHECK(b["command"].dump().find("\"run\"") != std::string::npos);
+  CHECK(b["command"].dump().find("experiment.lua") != std::string::npos);
+}
