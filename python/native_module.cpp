@@ -139,11 +139,15 @@ class evaluation_handle {
         lines += '\n';
       }
       {
-        std::lock_guard lock(mutex_);
+        // Backpressure: the run stays at most a few units ahead of the Python side (a stream
+        // stopped after N records has evaluated about N more, not the whole benchmark).
+        std::unique_lock lock(mutex_);
+        space_.wait(lock, [&] { return queue_.size() < max_queued_units_ || stop_.load(); });
         queue_.push_back(std::move(lines));
       }
       changed_.notify_all();
     };
+    max_queued_units_ = std::max<std::size_t>(2, 2 * static_cast<std::size_t>(std::max(1u, settings_.jobs)));
     per_example_ = std::max<std::size_t>(
         1, settings_.techniques.size() + (settings_.exact_match ? 1 : 0) + settings_.judges.size());
     thread_ = std::thread([this] {
@@ -175,12 +179,17 @@ class evaluation_handle {
     std::string lines;
     for (std::string& part : queue_) lines += part;
     queue_.clear();
+    space_.notify_all();
     return lines;
   }
 
   /// Asks the run to stop (as an interrupt does) and waits for it.
   void stop() {
-    stop_ = true;
+    {
+      std::lock_guard lock(mutex_);  // a producer waiting for space sees it
+      stop_ = true;
+    }
+    space_.notify_all();
     py::gil_scoped_release release;
     if (thread_.joinable()) thread_.join();
   }
@@ -220,6 +229,8 @@ class evaluation_handle {
   std::atomic<bool> stop_{false};
   std::mutex mutex_;
   std::condition_variable changed_;
+  std::condition_variable space_;
+  std::size_t max_queued_units_ = 2;
   std::deque<std::string> queue_;
   bool done_ = false;
   evaluation_outcome outcome_;
