@@ -66,6 +66,24 @@ std::filesystem::path slow_cases(const test::temp_dir& dir, int count) {
   return file;
 }
 
+// Two backends: the built-in one on the benchmark's files (dbs/demo/demo.sqlite), and `frozen`, an
+// immutable-mode one reaching, through the db_id, a copy of the database holding one more project —
+// so the two engines' numbers differ, as different engines' may. Returns the configuration file.
+std::filesystem::path two_sqlite_backends(const test::temp_dir& dir) {
+  std::filesystem::create_directories(dir.path() / "dbs/demo");
+  std::filesystem::copy_file(demo_db(), dir.path() / "dbs/demo/demo.sqlite");
+  std::filesystem::create_directories(dir.path() / "copy/demo");
+  std::filesystem::copy_file(demo_db(), dir.path() / "copy/demo/demo.sqlite");
+  test::create_sqlite(dir.path() / "copy/demo/demo.sqlite",
+                      "INSERT INTO projects(title) VALUES ('one more')");
+  const auto config = dir.path() / "sqlmorph.toml";
+  std::ofstream(config) << "[plugins]\ndirs = [\"" << test::plugin_dir().string() << "\"]\n"
+                        << "[backends.frozen]\nplugin = \"sqlite\"\ntarget = \""
+                        << (dir.path() / "copy").string()
+                        << "/{db_id}/{db_id}.sqlite\"\noptions = { immutable = true }\n";
+  return config;
+}
+
 json run_json(const std::filesystem::path& out) {
   return json::parse(test::file_bytes(out / "run.json"));
 }
@@ -531,20 +549,7 @@ TEST_CASE("several systems in one run: a side-by-side table, summaries per syste
 TEST_CASE(
     "backends side by side (--backends), gold and predictions on different backends, routes in run.json") {
   test::temp_dir dir;
-  // Two backends: the built-in one on the benchmark's files, and an immutable-mode one reaching,
-  // through the db_id, a copy of the database holding one more project — so the two engines' numbers
-  // differ, as different engines' may.
-  std::filesystem::create_directories(dir.path() / "dbs/demo");
-  std::filesystem::copy_file(demo_db(), dir.path() / "dbs/demo/demo.sqlite");
-  std::filesystem::create_directories(dir.path() / "copy/demo");
-  std::filesystem::copy_file(demo_db(), dir.path() / "copy/demo/demo.sqlite");
-  test::create_sqlite(dir.path() / "copy/demo/demo.sqlite",
-                      "INSERT INTO projects(title) VALUES ('one more')");
-  const auto config = dir.path() / "sqlmorph.toml";
-  std::ofstream(config) << "[plugins]\ndirs = [\"" << test::plugin_dir().string() << "\"]\n"
-                        << "[backends.frozen]\nplugin = \"sqlite\"\ntarget = \""
-                        << (dir.path() / "copy").string()
-                        << "/{db_id}/{db_id}.sqlite\"\noptions = { immutable = true }\n";
+  const auto config = two_sqlite_backends(dir);
   const auto gold = dir.path() / "gold.sql";
   std::ofstream(gold)
       << "SELECT name FROM employees WHERE dept = 'eng'\tdemo\nSELECT count(*) FROM projects\tdemo\n";
@@ -610,17 +615,7 @@ TEST_CASE(
   // must normalize each backend's own rows, as execution_accuracy compares them (a cache keyed by
   // SQL text alone gave malloy EX 1 here).
   test::temp_dir dir;
-  std::filesystem::create_directories(dir.path() / "dbs/demo");
-  std::filesystem::copy_file(demo_db(), dir.path() / "dbs/demo/demo.sqlite");
-  std::filesystem::create_directories(dir.path() / "copy/demo");
-  std::filesystem::copy_file(demo_db(), dir.path() / "copy/demo/demo.sqlite");
-  test::create_sqlite(dir.path() / "copy/demo/demo.sqlite",
-                      "INSERT INTO projects(title) VALUES ('one more')");
-  const auto config = dir.path() / "sqlmorph.toml";
-  std::ofstream(config) << "[plugins]\ndirs = [\"" << test::plugin_dir().string() << "\"]\n"
-                        << "[backends.frozen]\nplugin = \"sqlite\"\ntarget = \""
-                        << (dir.path() / "copy").string()
-                        << "/{db_id}/{db_id}.sqlite\"\noptions = { immutable = true }\n";
+  const auto config = two_sqlite_backends(dir);
   const auto gold = dir.path() / "gold.sql";
   std::ofstream(gold)
       << "SELECT CAST(count(*) AS TEXT) FROM projects\tdemo\nSELECT title FROM projects\tdemo\n";
