@@ -7,7 +7,9 @@
 #include <xxhash.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <new>
 #include <vector>
 
 namespace sqlmorph::core {
@@ -53,6 +55,28 @@ std::string file_content_hash(const std::filesystem::path& file) {
   XXH3_freeState(state);
   if (!ok) return {};
   return hex(h);
+}
+
+field_digest::field_digest() : state_(XXH3_createState()) {
+  if (state_ == nullptr) throw std::bad_alloc();
+  XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_));
+}
+
+field_digest::~field_digest() {
+  XXH3_freeState(static_cast<XXH3_state_t*>(state_));
+}
+
+void field_digest::add(std::string_view field) {
+  auto* state = static_cast<XXH3_state_t*>(state_);
+  const std::uint64_t size = field.size();
+  unsigned char length[8];
+  for (int i = 0; i < 8; ++i) length[i] = static_cast<unsigned char>(size >> (8 * i));  // little-endian
+  XXH3_128bits_update(state, length, sizeof length);
+  XXH3_128bits_update(state, field.data(), field.size());
+}
+
+std::string field_digest::hex() const {
+  return sqlmorph::core::hex(XXH3_128bits_digest(static_cast<const XXH3_state_t*>(state_)));
 }
 
 std::string content_hash_memo::hash_of(const std::filesystem::path& file) {

@@ -20,6 +20,22 @@ std::string text_content_hash(std::string_view bytes);
 /// XXH3-128 of a file's bytes, as 32 hex digits; empty if the file cannot be read.
 std::string file_content_hash(const std::filesystem::path& file);
 
+/// XXH3-128 of a sequence of fields, each preceded by its length (so that "ab","c" and "a","bc"
+/// differ), as 32 hex digits: the persisted digests of a run (its fingerprint in run.json, the keys
+/// of each unit for merge, the gold cache's keys).
+class field_digest {
+ public:
+  field_digest();
+  ~field_digest();
+  field_digest(const field_digest&) = delete;
+  field_digest& operator=(const field_digest&) = delete;
+  void add(std::string_view field);
+  std::string hex() const;
+
+ private:
+  void* state_;  // XXH3_state_t
+};
+
 /// Each file hashed at most once (per object: one run), whatever the number of threads asking;
 /// threads asking for the same file while it is hashed wait for that one result.
 class content_hash_memo {

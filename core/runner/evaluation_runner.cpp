@@ -13,7 +13,6 @@
 #include <unordered_map>
 
 #include <spdlog/spdlog.h>
-#include <sqlmorph/hash.hpp>
 #include <sqlmorph/version.hpp>
 
 #include "config/run_values.hpp"
@@ -24,6 +23,7 @@
 #include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
 #include "output/sqlmorph_logs.hpp"
+#include "runner/content_hash.hpp"
 #include "runner/examples_file.hpp"
 #include "runner/gold_disk_cache.hpp"
 #include "runner/output_lock.hpp"
@@ -68,13 +68,6 @@ class interrupt_scope {
   struct sigaction old_term_ {};
 };
 
-std::string hex(std::uint64_t a, std::uint64_t b) {
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return buf;
-}
-
 std::string limits_text(const exec_limits& l) {
   return std::to_string(l.timeout_seconds) + "/" + std::to_string(l.max_rows) + "/" +
          std::to_string(l.max_bytes);
@@ -89,12 +82,8 @@ script_error_policy parse_script_error_policy(const std::string& text) {
 }
 
 std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings) {
-  std::uint64_t a = 0x66696e6765727072ULL;
-  std::uint64_t b = 0x696e747370616e73ULL;
-  const auto add = [&](std::string_view s) {
-    a = hash_bytes(s, a);
-    b = hash_bytes(s, b ^ 0x5bd1e9955bd1e995ULL);
-  };
+  field_digest digest;  // XXH3-128 (runner/content_hash.hpp)
+  const auto add = [&](std::string_view s) { digest.add(s); };
   add(settings.routes->fingerprint());
   add(limits_text(settings.gold_limits));
   add(limits_text(settings.pred_limits));
@@ -124,7 +113,7 @@ std::string run_fingerprint(const std::vector<example>& examples, const evaluati
       add(ex.evidence);
     }
   }
-  return hex(a, b);
+  return digest.hex();
 }
 
 evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings) {

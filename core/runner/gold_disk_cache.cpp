@@ -9,25 +9,18 @@
 #include <thread>
 
 #include <spdlog/spdlog.h>
-#include <sqlmorph/hash.hpp>
 
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "runner/content_hash.hpp"
 #include "runner/outcome_serialization.hpp"
 
 namespace sqlmorph::core {
 namespace {
 
-std::string hex128(std::uint64_t a, std::uint64_t b) {
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return buf;
-}
-
 std::string hash128(std::string_view text) {
-  return hex128(hash_bytes(text, 0x5151515151515151ULL), hash_bytes(text, 0x2727272727272727ULL));
-}
+  return text_content_hash(text);
+}  // XXH3-128
 
 }  // namespace
 

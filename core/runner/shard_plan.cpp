@@ -7,9 +7,8 @@
 #include <map>
 #include <numeric>
 
-#include <sqlmorph/hash.hpp>
-
 #include "errors.hpp"
+#include "runner/content_hash.hpp"
 #include "runner/evaluation_runner.hpp"
 
 namespace sqlmorph::core {
@@ -120,22 +119,15 @@ std::vector<std::size_t> shard_units(const std::vector<example>& examples,
 }
 
 std::string unit_keys_digest(const std::vector<record_key>& keys) {
-  std::uint64_t a = 0x756e69746b657973ULL;
-  std::uint64_t b = 0x6469676573747331ULL;
-  const auto add = [&](std::string_view s) {
-    a = hash_bytes(s, a);
-    b = hash_bytes(s, b ^ 0x5bd1e9955bd1e995ULL);
-  };
+  field_digest digest;  // XXH3-128 (runner/content_hash.hpp)
+  const auto add = [&](std::string_view s) { digest.add(s); };
   for (const record_key& k : keys) {
     add(k.id);
     add(k.system);
     add(k.technique);
     add(!k.penalize ? "-" : *k.penalize ? "1" : "0");
   }
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return buf;
+  return digest.hex();
 }
 
 std::vector<example> select_shard(const std::vector<example>& examples, shard_spec spec,
