@@ -60,8 +60,6 @@ run_limits limits_from(const config& c, const run_options& o);
 /// The backends chosen on the command line (over sqlmorph.toml).
 route_choice route_choice_from(const run_options& o);
 
-/// The process's command line (for run.json).
-
 /// Applies -v / -q.
 void apply_logging(const global_options& g);
 

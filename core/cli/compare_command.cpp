@@ -54,8 +54,11 @@ int run_compare(const global_options& g, const compare_options& o) {
   if (!evidence.empty()) {
     // As `sqlmorph explain` shows an example of a run: both results side by side, then the scores.
     std::vector<nlohmann::json> lines;
-    for (const record& r : records)
-      lines.push_back(nlohmann::json::parse(dump_json(record_to_json(r, true))));
+    for (const record& r : records) {
+      std::string line;
+      append_record_json(line, r, true);
+      lines.push_back(nlohmann::json::parse(line));
+    }
     std::cout << explain_example(nlohmann::json::parse(evidence), lines, std::nullopt);
     return 0;
   }

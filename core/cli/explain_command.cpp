@@ -5,6 +5,7 @@
 #include "cli/command_requests.hpp"
 #include "cli/commands.hpp"
 #include "output/example_explanation.hpp"
+#include "output/record_json.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -21,10 +22,7 @@ struct explain_options {
 // executes them (the configured backend, the example's database), for their first `rows` rows.
 // Returns the note printed above the explanation ("" when nothing was executed).
 std::string execute_again(const global_options& g, const explain_options& o, nlohmann::json& evidence) {
-  const auto text = [&](const char* key) {
-    const auto it = evidence.find(key);
-    return it != evidence.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
+  const auto text = [&](const char* key) { return json_text(evidence, key); };
   const std::string db = text("db");
   if (db.empty() && text("db_id").empty()) return "";
   compare_options c;

@@ -81,9 +81,7 @@ std::string side_text(const char* title, const json& side, const std::vector<boo
 std::string explain_example(const json& e, const std::vector<json>& records,
                             const std::optional<std::string>& technique) {
   std::string out;
-  const auto text = [&](const char* key) {
-    return e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string();
-  };
+  const auto text = [&](const char* key) { return json_text(e, key); };
   out += json_id(e) + (text("system").empty() ? "" : "  system " + text("system")) + "  database " +
          text("db_id") + (text("difficulty").empty() ? "" : "  difficulty " + text("difficulty")) + "\n";
   if (!text("question").empty()) out += "question: " + text("question") + "\n";
@@ -181,12 +179,6 @@ bool rows_not_kept(const json& evidence) {
       return true;
   }
   return false;
-}
-
-std::string explain_run_example(const std::filesystem::path& run_dir, const std::string& id,
-                                const std::optional<std::string>& technique) {
-  const run_example found = find_run_example(run_dir, id);
-  return explain_example(found.evidence, found.records, technique);
 }
 
 run_example find_run_example(const std::filesystem::path& run_dir, const std::string& id) {

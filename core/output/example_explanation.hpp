@@ -30,9 +30,4 @@ run_example find_run_example(const std::filesystem::path& run_dir, const std::st
 /// Whether a side of the evidence has rows the run did not keep (--keep-rows 0, or the byte cap).
 bool rows_not_kept(const nlohmann::json& evidence);
 
-/// Finds example `id` in `run_dir` and explains it. Throws usage_error naming the missing file or
-/// the id (with the ids nearest to it).
-std::string explain_run_example(const std::filesystem::path& run_dir, const std::string& id,
-                                const std::optional<std::string>& technique);
-
 }  // namespace sqlmorph::core

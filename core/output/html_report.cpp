@@ -39,8 +39,7 @@ std::optional<bool> penalize_of(const json& j) {
 }
 
 std::string system_of(const json& j) {
-  const auto it = j.find("system");
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  return json_text(j, "system");
 }
 
 json parse_line(const std::string& line, const std::string& where) {
@@ -108,7 +107,7 @@ std::vector<parsed_record> read_records_file(const std::filesystem::path& file) 
                     r.value("confidence", json(nullptr)), r.value("votes", json::array()),
                     r.value("rationales", json::array())};
     } else {
-      std::string error = r.contains("error") && r["error"].is_string() ? r["error"].get<std::string>() : "";
+      std::string error = json_text(r, "error");
       if (error.size() > 300) error = error.substr(0, 297) + "...";
       rec.fields = {
           r.value("status", std::string()),       rounded(r.value("EX", json(nullptr))),

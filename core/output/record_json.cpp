@@ -194,6 +194,12 @@ std::string json_id(const nlohmann::json& line, bool* is_number) {
   return {};
 }
 
+std::string json_text(const nlohmann::json& line, const char* key) {
+  if (!line.is_object()) return {};
+  const auto it = line.find(key);
+  return it != line.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 bool record_from_json(const nlohmann::json& j, record& out) {
   try {
     if (!j.is_object()) return false;

@@ -19,6 +19,10 @@ nlohmann::ordered_json record_to_json(const record& r, bool with_example);
 /// empty when there is none. `is_number` tells whether it was a JSON integer.
 std::string json_id(const nlohmann::json& line, bool* is_number = nullptr);
 
+/// The string member `key` of a JSON object (a line of results.jsonl or examples.jsonl); empty when
+/// it is missing, null or not a string.
+std::string json_text(const nlohmann::json& line, const char* key);
+
 /// Reads back a line of results.jsonl; false if it is not one.
 bool record_from_json(const nlohmann::json& j, record& out);
 

@@ -36,10 +36,7 @@ ordered_json number_or_null(const std::optional<double>& v) {
 // SQLMorph's context of one evaluation, from sqlmorph's record and the example's evidence.
 ordered_json context_of(const record& r, const nlohmann::json& evidence, const std::string& timestamp) {
   ordered_json c;
-  const auto text = [&](const char* key) {
-    const auto it = evidence.find(key);
-    return it != evidence.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
+  const auto text = [&](const char* key) { return json_text(evidence, key); };
   c["db_params"] = {{"db_id", text("db_id")}};
   c["predicted_sql"] = text("pred");
   c["ground_truth_sql"] = text("gold");
@@ -128,9 +125,8 @@ void sqlmorph_log_writer::write_unit(const std::vector<std::string>& evidence,
   for (const std::string& line : evidence) {
     nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) continue;
-    std::string system =
-        j.contains("system") && j["system"].is_string() ? j["system"].get<std::string>() : "";
-    by_example.emplace(std::make_pair(json_id(j), std::move(system)), std::move(j));
+    std::pair<std::string, std::string> key{json_id(j), json_text(j, "system")};
+    by_example.emplace(std::move(key), std::move(j));
   }
   static const nlohmann::json no_evidence = nlohmann::json::object();
   const std::string timestamp = local_timestamp();

@@ -33,9 +33,8 @@ examples_file::examples_file(std::filesystem::path file, bool resume, std::size_
         }
         const auto j = nlohmann::json::parse(text.begin() + static_cast<long>(at),
                                              text.begin() + static_cast<long>(end), nullptr, false);
-        const bool same = !j.is_discarded() && j.is_object() && json_id(j) == id &&
-                          (j.contains("system") && j["system"].is_string() ? j["system"].get<std::string>()
-                                                                           : std::string()) == system;
+        const bool same =
+            !j.is_discarded() && j.is_object() && json_id(j) == id && json_text(j, "system") == system;
         if (!same) {
           complete = false;
           break;
