@@ -14,6 +14,7 @@
 
 #include "errors.hpp"
 #include "output/record_json.hpp"
+#include "output/write_all.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -95,16 +96,11 @@ std::filesystem::path write_new_file(const std::filesystem::path& dir, const std
       if (errno == EEXIST) continue;
       throw usage_error("--sqlmorph-logs: cannot create " + file.string() + ": " + std::strerror(errno));
     }
-    std::size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t k = ::write(fd, text.data() + done, text.size() - done);
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) {
-        const int e = errno;
-        ::close(fd);
-        throw usage_error("--sqlmorph-logs: cannot write " + file.string() + ": " + std::strerror(e));
-      }
-      done += static_cast<std::size_t>(k);
+    try {
+      write_all(fd, file, text);
+    } catch (...) {
+      ::close(fd);
+      throw;
     }
     ::close(fd);
     return file;

@@ -12,6 +12,7 @@
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
 #include "output/record_json.hpp"
+#include "output/write_all.hpp"
 
 namespace sqlmorph::core {
 
@@ -78,15 +79,7 @@ void examples_file::append_unit(const std::vector<std::string>& lines) {
     text += line;
     text += '\n';
   }
-  const char* p = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd_, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw usage_error("writing " + file_.string() + " failed: " + std::strerror(errno));
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
+  write_all(fd_, file_, text);
 }
 
 }  // namespace sqlmorph::core

@@ -14,24 +14,11 @@
 #include "eval/exact_match_metric.hpp"
 #include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
+#include "output/write_all.hpp"
 #include "runner/content_hash.hpp"
 
 namespace sqlmorph::core {
-namespace {
-
-void write_all(int fd, const std::filesystem::path& file, std::string_view text) {
-  const char* p = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw usage_error("writing " + file.string() + " failed: " + std::strerror(errno));
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<record_key> unit_record_keys(const work_unit& unit, const std::vector<example>& examples,
                                          const std::vector<std::shared_ptr<const technique>>& techniques,
