@@ -71,19 +71,21 @@ nlohmann::ordered_json system_name(const std::string& s) {
   return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
 }
 
+// [low, high] of the mean of `values`, null when there are none.
+nlohmann::ordered_json interval_of(std::span<const double> values, output::resample_plan& plan) {
+  if (values.empty()) return nullptr;
+  const output::interval i = plan.mean_interval(values);
+  return {i.low, i.high};
+}
+
 }  // namespace
 
 nlohmann::ordered_json metric_intervals(const group& g, output::resample_plan& plan) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   std::vector<double> values;
   for (std::size_t m = 0; m < 4; ++m) {
-    if (g.values[m].empty()) {
-      out[metric_names[m]] = nullptr;
-      continue;
-    }
     values.assign(g.values[m].begin(), g.values[m].end());
-    const output::interval i = plan.mean_interval(values);
-    out[metric_names[m]] = {i.low, i.high};
+    out[metric_names[m]] = interval_of(values, plan);
   }
   return out;
 }
@@ -98,21 +100,14 @@ nlohmann::ordered_json slice_intervals(const group& g, std::size_t feature, bool
     for (std::size_t i = 0; i < masks.size() && i < g.values[m].size(); ++i) {
       if (((masks[i] >> feature) & 1u) == (present ? 1u : 0u)) values.push_back(g.values[m][i]);
     }
-    if (values.empty()) {
-      out[metric_names[m]] = nullptr;
-      continue;
-    }
-    const output::interval i = plan.mean_interval(values);
-    out[metric_names[m]] = {i.low, i.high};
+    out[metric_names[m]] = interval_of(values, plan);
   }
   return out;
 }
 
 nlohmann::ordered_json interval_json(std::span<const float> values, output::resample_plan& plan) {
-  if (values.empty()) return nullptr;
   const std::vector<double> v(values.begin(), values.end());
-  const output::interval i = plan.mean_interval(v);
-  return {i.low, i.high};
+  return interval_of(v, plan);
 }
 
 nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_plan& plan) {
