@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sqlmorph::bench {
@@ -42,6 +44,30 @@ inline process_run run_process(const std::vector<std::string>& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.peak_rss_kb = usage.ru_maxrss;
   return r;
+}
+
+/// `sqlmorph --config <source>/sqlmorph.toml -q eval --benchmark spider` on Spider dev (`spider`:
+/// its folder), then `options`, then `--pred NAME=FILE` for each system.
+inline std::vector<std::string> spider_eval_args(
+    const std::filesystem::path& spider, const std::vector<std::string>& options,
+    const std::vector<std::pair<std::string, std::filesystem::path>>& systems = {}) {
+  std::vector<std::string> args = {SQLMORPH_BENCH_BINARY,
+                                   "--config",
+                                   std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/sqlmorph.toml",
+                                   "-q",
+                                   "eval",
+                                   "--benchmark",
+                                   "spider",
+                                   "--gold",
+                                   (spider / "dev_gold.sql").string(),
+                                   "--db-root",
+                                   (spider / "database").string()};
+  args.insert(args.end(), options.begin(), options.end());
+  for (const auto& [name, file] : systems) {
+    args.push_back("--pred");
+    args.push_back(name + "=" + file.string());
+  }
+  return args;
 }
 
 }  // namespace sqlmorph::bench

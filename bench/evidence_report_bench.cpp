@@ -52,20 +52,7 @@ double timed(const std::vector<std::string>& args, const char* what) {
 }
 
 std::vector<std::string> eval_args(const fs::path& spider, const fs::path& out) {
-  return {SQLMORPH_BENCH_BINARY,
-          "--config",
-          std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/sqlmorph.toml",
-          "-q",
-          "eval",
-          "--benchmark",
-          "spider",
-          "--gold",
-          (spider / "dev_gold.sql").string(),
-          "--db-root",
-          (spider / "database").string(),
-          "--overwrite",
-          "--out",
-          out.string()};
+  return bench::spider_eval_args(spider, {"--overwrite", "--out", out.string()});
 }
 
 std::string chromium() {

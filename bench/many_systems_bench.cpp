@@ -35,25 +35,8 @@ struct run_figures {
 run_figures run_systems(const fs::path& spider,
                         const std::vector<std::pair<std::string, fs::path>>& systems) {
   const std::string out = (fs::temp_directory_path() / "sqlmorph-many-systems").string();
-  std::vector<std::string> args = {SQLMORPH_BENCH_BINARY,
-                                   "--config",
-                                   std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/sqlmorph.toml",
-                                   "-q",
-                                   "eval",
-                                   "--benchmark",
-                                   "spider",
-                                   "--gold",
-                                   (spider / "dev_gold.sql").string(),
-                                   "--db-root",
-                                   (spider / "database").string(),
-                                   "--penalize-extra-pred-cols",
-                                   "both",
-                                   "--out",
-                                   out};
-  for (const auto& [name, file] : systems) {
-    args.push_back("--pred");
-    args.push_back(name + "=" + file.string());
-  }
+  const auto args =
+      bench::spider_eval_args(spider, {"--penalize-extra-pred-cols", "both", "--out", out}, systems);
   const auto run = bench::run_process(args);
   if (run.exit_code != 0) {
     std::printf("run with %zu systems failed (exit %d)\n", systems.size(), run.exit_code);

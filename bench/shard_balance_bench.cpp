@@ -35,30 +35,9 @@ namespace {
 std::vector<std::string> eval_args(const fs::path& spider,
                                    const std::vector<std::pair<std::string, fs::path>>& systems,
                                    const fs::path& out) {
-  std::vector<std::string> args = {SQLMORPH_BENCH_BINARY,
-                                   "--config",
-                                   std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/sqlmorph.toml",
-                                   "-q",
-                                   "eval",
-                                   "--benchmark",
-                                   "spider",
-                                   "--gold",
-                                   (spider / "dev_gold.sql").string(),
-                                   "--db-root",
-                                   (spider / "database").string(),
-                                   "--techniques",
-                                   "execution_accuracy",
-                                   "-j",
-                                   "1",
-                                   "--progress",
-                                   "none",
-                                   "--out",
-                                   out.string()};
-  for (const auto& [name, file] : systems) {
-    args.push_back("--pred");
-    args.push_back(name + "=" + file.string());
-  }
-  return args;
+  return bench::spider_eval_args(
+      spider, {"--techniques", "execution_accuracy", "-j", "1", "--progress", "none", "--out", out.string()},
+      systems);
 }
 
 double imbalance(const std::vector<double>& shard_time) {
