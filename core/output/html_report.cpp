@@ -130,10 +130,13 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
           by_feature = ordered::array(), pairwise = ordered::array(), judges = ordered::array();
   ordered examples = ordered::array();
   ordered runs = ordered::array();
-  const auto variant_of = [&](const json& j) {
-    const std::size_t v = variants.of(variant_label(j.value("technique", std::string()), penalize_of(j)));
+  const auto variant_index = [&](const std::string& technique, const std::optional<bool>& penalize) {
+    const std::size_t v = variants.of(variant_label(technique, penalize));
     if (has_f1.size() <= v) has_f1.resize(v + 1, false);
     return v;
+  };
+  const auto variant_of = [&](const json& j) {
+    return variant_index(json_text(j, "technique"), penalize_of(j));
   };
   for (const auto& dir : run_dirs) {
     runs.push_back(dir.filename().empty() ? dir.parent_path().filename().string() : dir.filename().string());
@@ -247,9 +250,7 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
         x["j"].push_back(std::move(rec.fields));
         continue;
       }
-      const std::size_t v = variants.of(variant_label(rec.technique, rec.penalize));
-      if (has_f1.size() <= v) has_f1.resize(v + 1, false);
-      rec.fields.insert(rec.fields.begin(), v);
+      rec.fields.insert(rec.fields.begin(), variant_index(rec.technique, rec.penalize));
       x["r"].push_back(std::move(rec.fields));
     }
   }
