@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "backends/capabilities_json.hpp"
 #include "errors.hpp"
 
 namespace sqlmorph::core {
@@ -138,11 +139,13 @@ nlohmann::ordered_json backend_routes::describe() const {
   j["pred"] = pred_default_->name;
   j["backends"] = nlohmann::ordered_json::array();
   for (const auto& [name, b] : backends_) {
+    const backend_capabilities caps = b->engine->capabilities();
     j["backends"].push_back({{"name", name},
                              {"component", b->component},
                              {"target", b->target_template},
                              {"declared_at", b->origin},
-                             {"dialect", b->engine->capabilities().dialect}});
+                             {"dialect", caps.dialect},
+                             {"capabilities", capabilities_json(caps)}});
   }
   j["databases"] = nlohmann::ordered_json::object();
   for (const auto& [db_id, pair] : by_db_) {

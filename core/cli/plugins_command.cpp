@@ -2,15 +2,31 @@
 // refused library with the reason.
 
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
+#include <sqlmorph/backend.hpp>
+
 #include "app/environment.hpp"
+#include "backends/capabilities_json.hpp"
 #include "cli/commands.hpp"
 #include "output/record_json.hpp"
 
 namespace sqlmorph::core {
 namespace {
+
+// A backend's capabilities belong to an instance: one is made with the default options (it opens
+// no connection). A backend whose options have no defaults says why it cannot be shown.
+std::optional<backend_capabilities> capabilities_of(const component_registry& reg, const component_info& c,
+                                                    std::string& problem) {
+  try {
+    return reg.create<backend>(component_spec(c.name))->capabilities();
+  } catch (const std::exception& e) {
+    problem = e.what();
+    return std::nullopt;
+  }
+}
 
 int run_plugins(const global_options& g, bool json) {
   apply_logging(g);
@@ -37,6 +53,11 @@ int run_plugins(const global_options& g, bool json) {
              {"default", o.default_value ? nlohmann::ordered_json(*o.default_value) : nullptr},
              {"description", o.description}});
       }
+      if (c->kind == backend::kind_name) {
+        std::string problem;
+        const auto caps = capabilities_of(reg, *c, problem);
+        cj["capabilities"] = caps ? capabilities_json(*caps) : nlohmann::ordered_json({{"unknown", problem}});
+      }
       j["components"].push_back(std::move(cj));
     }
     j["refused"] = nlohmann::ordered_json::array();
@@ -52,6 +73,12 @@ int run_plugins(const global_options& g, bool json) {
     std::cout << "\n" << lib.name << " " << lib.version << "  (" << lib.file.string() << ")\n";
     for (const component_info& c : lib.components) {
       std::cout << "  " << c.kind << " " << c.name << " " << c.version << " — " << c.description << "\n";
+      if (c.kind == backend::kind_name) {
+        std::string problem;
+        const auto caps = capabilities_of(reg, c, problem);
+        std::cout << "      capabilities: " << (caps ? capabilities_text(*caps) : "unknown (" + problem + ")")
+                  << "\n";
+      }
       for (const option_decl& o : c.options) {
         std::cout << "      " << o.name << " (" << o.type << ", default "
                   << (o.default_value ? *o.default_value : std::string("required")) << "): " << o.description

@@ -110,11 +110,13 @@ std::vector<record> judge_panel::judge(const example& ex) {
   request.hints = ex.evidence;
   std::string problem;
   const query_target where = routes_->target(ex, query_role::pred);
-  if (where.backend != nullptr && where.backend->engine)
-    request.dialect = where.backend->engine->capabilities().dialect;
+  backend_capabilities caps;
+  if (where.backend != nullptr && where.backend->engine) caps = where.backend->engine->capabilities();
+  request.dialect = caps.dialect;
   connection* conn = connect(where, problem);
   request.target = conn;
-  if (conn != nullptr) {
+  // A backend that cannot describe its schema is not asked to: judges get the question and SQL only.
+  if (conn != nullptr && caps.describes_schema) {
     const auto schema = schemas_.get(key_of(where), [&] {
       const query_outcome o = conn->describe_schema(limits_);
       if (o.ok()) return schema_cache::entry{true, o.message};

@@ -53,14 +53,11 @@ backend_capabilities odbc_backend::capabilities() const {
     std::lock_guard lock(dialect_mutex_);
     c.dialect = learned_dialect_.empty() ? "odbc" : learned_dialect_;
   }
-  c.enforces_read_only = true;
-  c.engine_timeout = true;
-  c.cancellable = true;
-  c.single_statement = true;
+  c.gate = statement_gate::sdk;
   return c;
 }
 
-connect_outcome odbc_backend::connect(std::string_view target) const {
+connect_outcome odbc_backend::open(std::string_view target) const {
   connect_outcome out;
   try {
     session s = open_session(*env_, target, settings_, out.status, out.message);

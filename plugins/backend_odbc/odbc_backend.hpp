@@ -38,7 +38,9 @@ class odbc_backend final : public backend {
  public:
   explicit odbc_backend(const option_values& o);
   backend_capabilities capabilities() const override;
-  connect_outcome connect(std::string_view target) const override;
+
+ protected:
+  connect_outcome open(std::string_view target) const override;
 
  private:
   odbc_settings settings_;

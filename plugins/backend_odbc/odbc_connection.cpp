@@ -6,8 +6,6 @@
 #include <limits>
 #include <optional>
 
-#include <sqlmorph/statement_gate.hpp>
-
 namespace sqlmorph::odbc {
 namespace {
 
@@ -15,12 +13,6 @@ constexpr std::size_t chunk_size = 64 * 1024;
 
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::string seconds_text(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", seconds);
-  return text;
 }
 
 // One column attribute as text (SQL_DESC_LABEL, SQL_DESC_TYPE_NAME), however long.
@@ -74,14 +66,15 @@ void odbc_connection::cancel() noexcept {
   interrupt_(cancelled_);
 }
 
-query_outcome odbc_connection::execute(std::string_view sql, const exec_limits& limits) {
-  const auto start = clock::now();
-  query_outcome first = attempt_(sql, limits, start);
+run_status odbc_connection::run(const statement_request& statement, row_sink& rows) {
+  run_status first = attempt_(statement, rows);
   if (!stopped_by_other_) return first;
   // Another session ended the query's session (pg_terminate_backend() in a query of another worker,
   // an administrator) or cancelled its statement: not the query's doing, so it runs once more, on
   // a new session if the old one is gone, within what is left of its time limit.
-  if (limits.timeout_seconds > 0 && ms_since(start) >= limits.timeout_seconds * 1000.0) return first;
+  const exec_limits& limits = statement.limits;
+  if (limits.timeout_seconds > 0 && ms_since(statement.start) >= limits.timeout_seconds * 1000.0)
+    return first;
   if (!broken_.empty()) {
     query_status status = query_status::ok;
     std::string message;
@@ -95,46 +88,39 @@ query_outcome odbc_connection::execute(std::string_view sql, const exec_limits& 
     dbc_ = std::move(fresh.dbc);
     broken_.clear();
   }
-  query_outcome second = attempt_(sql, limits, start);
+  rows.restart();
+  run_status second = attempt_(statement, rows);
   if (!second.ok()) second.message += " (run twice: another session had stopped the first run too)";
   return second;
 }
 
-query_outcome odbc_connection::attempt_(std::string_view sql, const exec_limits& limits,
-                                        clock::time_point start) {
+run_status odbc_connection::attempt_(const statement_request& statement, row_sink& rows) {
   stopped_by_other_ = false;
-  const auto fail = [&](query_status s, std::string msg) {
-    return query_outcome::failure(s, std::move(msg), ms_since(start));
-  };
+  const exec_limits& limits = statement.limits;
   try {
-    if (!broken_.empty()) return fail(query_status::backend_error, "the connection is unusable: " + broken_);
-    if (sql.find('\0') != std::string_view::npos) {
-      return fail(query_status::error, "the SQL contains a NUL byte");
-    }
-    const statement_check check = check_read_only_statement(sql);
-    if (!check.ok) return fail(query_status::error, check.error);
-    const std::string denied = denied_function_in(profile_of(family_), check.statement);
+    if (!broken_.empty()) return run_status::backend_failure("the connection is unusable: " + broken_);
+    const std::string denied = denied_function_in(profile_of(family_), statement.sql);
     if (!denied.empty()) {
-      return fail(query_status::error, "not authorized: the evaluation is read-only and refuses " + denied +
-                                           "(), which reaches outside the database");
+      return run_status::error("not authorized: the evaluation is read-only and refuses " + denied +
+                               "(), which reaches outside the database");
     }
 
     handle stmt = handle::allocate(SQL_HANDLE_STMT, dbc_.get());
     if (!stmt) {
       broken_ = describe(read_diagnostics(dbc_), "cannot allocate a statement");
-      return fail(query_status::backend_error, broken_);
+      return run_status::backend_failure(broken_);
     }
     if (limits.timeout_seconds > 0) {
       // What is left of the limit (a second run starts later), in whole seconds for the driver
       // (rounded up); a driver that ignores it meets the watchdog.
-      const double whole = std::ceil(std::max(0.001, limits.timeout_seconds - ms_since(start) / 1000.0));
+      const double whole = std::ceil(statement.seconds_left());
       const auto seconds = static_cast<SQLULEN>(std::min(whole, 1e9));
       SQLSetStmtAttr(stmt.get(), SQL_ATTR_QUERY_TIMEOUT, reinterpret_cast<SQLPOINTER>(seconds), 0);
     }
     cancelled_.store(false);
     deadline_hit_.store(false);
 
-    query_outcome out;
+    run_status out;
     {
       // While the statement runs, cancel() and the watchdog may SQLCancel it; afterwards neither
       // can touch it (disarm waits for a running callback, the mutex for a running cancel()).
@@ -158,13 +144,13 @@ query_outcome odbc_connection::attempt_(std::string_view sql, const exec_limits&
         }
       } disarm_guard{*watchdog_, ticket};
       if (limits.timeout_seconds > 0) {
-        const auto deadline = start +
+        const auto deadline = statement.start +
                               std::chrono::duration_cast<clock::duration>(
                                   std::chrono::duration<double>(limits.timeout_seconds)) +
                               settings_.cancel_grace;
         ticket = watchdog_->arm(deadline, [this] { interrupt_(deadline_hit_); });
       }
-      out = run_(stmt.get(), statement_for(profile_of(family_), check.statement), limits, start);
+      out = run_(stmt.get(), statement_for(profile_of(family_), statement.sql), statement, rows);
     }
     stmt.reset();  // closes the cursor
 
@@ -172,64 +158,51 @@ query_outcome odbc_connection::attempt_(std::string_view sql, const exec_limits&
     if (!SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, dbc_.get(), SQL_ROLLBACK))) {
       broken_ =
           "the transaction could not be rolled back: " + describe(read_diagnostics(dbc_), "no diagnostics");
-      if (out.status != query_status::backend_error) out = fail(query_status::backend_error, broken_);
+      if (out.status != query_status::backend_error) out = run_status::backend_failure(broken_);
     }
     if (out.status == query_status::backend_error && broken_.empty()) broken_ = out.message;
-    out.elapsed_ms = ms_since(start);
     return out;
-  } catch (const std::exception& e) {  // allocation failures: execute never throws
+  } catch (const std::exception& e) {  // allocation failures: the session is in an unknown state
     SQLEndTran(SQL_HANDLE_DBC, dbc_.get(), SQL_ROLLBACK);
     broken_ = e.what();
-    return fail(query_status::backend_error, std::string("the ODBC backend failed: ") + e.what());
+    return run_status::backend_failure(std::string("the ODBC backend failed: ") + e.what());
   }
 }
 
-query_outcome odbc_connection::failure_(const std::vector<diagnostic>& records, const exec_limits& limits,
-                                        clock::time_point start) {
+run_status odbc_connection::failure_(const std::vector<diagnostic>& records,
+                                     const statement_request& statement) {
+  const exec_limits& limits = statement.limits;
   const std::string state = first_sqlstate(records);
   const std::string diag = describe(records, "no diagnostics");
-  const double elapsed = ms_since(start);
+  const double elapsed = ms_since(statement.start);
   const bool limited = limits.timeout_seconds > 0;
-  const std::string limit =
-      limited ? "exceeded the time limit of " + seconds_text(limits.timeout_seconds) + " s" : "";
-  if (limited && deadline_hit_.load()) {
-    return query_outcome::failure(query_status::timeout,
-                                  limit + " (cancelled with SQLCancel at the deadline)", elapsed);
-  }
-  if (limited && state == "HYT00") {
-    return query_outcome::failure(query_status::timeout,
-                                  limit + " (the driver's query timeout: " + diag + ")", elapsed);
-  }
-  if (cancelled_.load()) return query_outcome::failure(query_status::error, "cancelled", elapsed);
+  if (limited && deadline_hit_.load())
+    return run_status::timed_out("cancelled with SQLCancel at the deadline");
+  if (limited && state == "HYT00") return run_status::timed_out("the driver's query timeout: " + diag);
+  if (cancelled_.load()) return run_status::cancelled();
   // PostgreSQL's query_canceled (57014) or ODBC's "operation canceled" that nobody here asked for
   // after the limit: the server's statement timeout.
   if (limited && elapsed >= limits.timeout_seconds * 1000.0 && (state == "57014" || state == "HY008")) {
-    return query_outcome::failure(query_status::timeout,
-                                  limit + " (the server's statement timeout: " + diag + ")", elapsed);
+    return run_status::timed_out("the server's statement timeout: " + diag);
   }
   // Neither cancel() nor the limit: the session was ended, or the statement cancelled, elsewhere.
   stopped_by_other_ = connection_failed(records) || state == "57014";
-  if (connection_failed(records)) return query_outcome::failure(query_status::backend_error, diag, elapsed);
-  return query_outcome::failure(query_status::error, diag + refusal_reason(family_, records), elapsed);
+  if (connection_failed(records)) return run_status::backend_failure(diag);
+  return run_status::error(diag + refusal_reason(family_, records));
 }
 
-query_outcome odbc_connection::run_(SQLHSTMT stmt, std::string_view statement, const exec_limits& limits,
-                                    clock::time_point start) {
-  const auto failure = [&] { return failure_(read_diagnostics(SQL_HANDLE_STMT, stmt), limits, start); };
-  SQLRETURN rc = SQLExecDirect(stmt, reinterpret_cast<SQLCHAR*>(const_cast<char*>(statement.data())),
-                               static_cast<SQLINTEGER>(statement.size()));
-  if (rc == SQL_NEED_DATA) {
-    return query_outcome::failure(query_status::error, "the statement has parameter markers: refused",
-                                  ms_since(start));
-  }
+run_status odbc_connection::run_(SQLHSTMT stmt, std::string_view sql, const statement_request& statement,
+                                 row_sink& rows) {
+  const auto failure = [&] { return failure_(read_diagnostics(SQL_HANDLE_STMT, stmt), statement); };
+  SQLRETURN rc = SQLExecDirect(stmt, reinterpret_cast<SQLCHAR*>(const_cast<char*>(sql.data())),
+                               static_cast<SQLINTEGER>(sql.size()));
+  if (rc == SQL_NEED_DATA) return run_status::error("the statement has parameter markers: refused");
   if (rc != SQL_NO_DATA && !SQL_SUCCEEDED(rc)) return failure();
   SQLSMALLINT columns = 0;
   if (rc == SQL_NO_DATA || !SQL_SUCCEEDED(SQLNumResultCols(stmt, &columns)) || columns <= 0) {
-    return query_outcome::failure(query_status::error, "the statement returns no rows (not a query): refused",
-                                  ms_since(start));
+    return run_status::not_a_query();
   }
 
-  query_outcome out;
   std::vector<std::string> names;
   std::vector<std::string> types;
   std::vector<column_plan> plans;
@@ -254,49 +227,37 @@ query_outcome odbc_connection::run_(SQLHSTMT stmt, std::string_view statement, c
     const cell_reading reading = reading_for(family_, column);
     plans.push_back({reading, c_type_of(reading)});
   }
-  out.rows.set_columns(std::move(names), std::move(types));
+  rows.set_columns(std::move(names), std::move(types));
 
-  std::uint64_t rows = 0;
-  std::uint64_t bytes = 0;
   while (true) {
     rc = SQLFetch(stmt);
     if (rc == SQL_NO_DATA) break;
     if (!SQL_SUCCEEDED(rc)) return failure();
     // SQLCancel between two calls may be a no-op for the driver: the flags still stop the loop.
-    if (deadline_hit_.load() || cancelled_.load()) return failure_({}, limits, start);
-    if (limits.max_rows > 0 && rows == limits.max_rows) {
-      out.rows.set_truncated(true);
-      out.message = "more than " + std::to_string(limits.max_rows) + " rows (row cap)";
-      break;
-    }
-    bool over_bytes = false;
-    for (SQLUSMALLINT c = 1; c <= static_cast<SQLUSMALLINT>(columns) && !over_bytes; ++c) {
+    if (deadline_hit_.load() || cancelled_.load()) return failure_({}, statement);
+    if (!rows.begin_row()) break;
+    for (SQLUSMALLINT c = 1; c <= static_cast<SQLUSMALLINT>(columns) && !rows.full(); ++c) {
       const column_plan& plan = plans[c - 1];
       // Past this many raw bytes the cell alone is over what the byte cap still allows.
-      const std::size_t limit = limits.max_bytes > 0 ? raw_limit(plan.reading, limits.max_bytes - bytes)
-                                                     : std::numeric_limits<std::size_t>::max();
+      const std::uint64_t left = rows.bytes_left();
+      const std::size_t limit = left == std::numeric_limits<std::uint64_t>::max()
+                                    ? std::numeric_limits<std::size_t>::max()
+                                    : raw_limit(plan.reading, left);
       bool is_null = false;
       bool over_limit = false;
       if (!read_cell_(stmt, c, plan, limit, is_null, over_limit)) return failure();
       if (over_limit) {
-        over_bytes = true;
+        rows.count_bytes(left + 1);  // over the cap: the sink drops the row
       } else if (is_null) {
-        out.rows.append_null();
+        rows.null();
       } else {
-        bytes += append_cell(out.rows, plan.reading, cell_, scratch_);
-        over_bytes = limits.max_bytes > 0 && bytes > limits.max_bytes;
+        rows.count_bytes(append_cell(rows.cells(), plan.reading, cell_, scratch_));
       }
     }
-    if (over_bytes) {
-      out.rows.keep_rows(rows);
-      out.rows.set_truncated(true);
-      out.message = "more than " + std::to_string(limits.max_bytes) + " bytes of text (byte cap)";
-      break;
-    }
-    ++rows;
+    if (rows.full()) break;
+    rows.end_row();
   }
-  out.elapsed_ms = ms_since(start);
-  return out;
+  return run_status::success();
 }
 
 bool odbc_connection::read_cell_(SQLHSTMT stmt, SQLUSMALLINT column, const column_plan& plan,

@@ -25,8 +25,10 @@ class odbc_connection final : public connection {
                   const odbc_settings& settings, std::string target);
   ~odbc_connection() override;
 
-  query_outcome execute(std::string_view sql, const exec_limits& limits) override;
   void cancel() noexcept override;
+
+ protected:
+  run_status run(const statement_request& statement, row_sink& rows) override;
 
  private:
   using clock = std::chrono::steady_clock;
@@ -36,11 +38,9 @@ class odbc_connection final : public connection {
   };
 
   /// One run of the statement; sets stopped_by_other_ when another session ended it.
-  query_outcome attempt_(std::string_view sql, const exec_limits& limits, clock::time_point start);
-  query_outcome run_(SQLHSTMT stmt, std::string_view statement, const exec_limits& limits,
-                     clock::time_point start);
-  query_outcome failure_(const std::vector<diagnostic>& records, const exec_limits& limits,
-                         clock::time_point start);
+  run_status attempt_(const statement_request& statement, row_sink& rows);
+  run_status run_(SQLHSTMT stmt, std::string_view sql, const statement_request& statement, row_sink& rows);
+  run_status failure_(const std::vector<diagnostic>& records, const statement_request& statement);
   /// Reads one cell into cell_ in chunks; stops early once it has more than `raw_limit` bytes.
   /// Returns false on a driver error.
   bool read_cell_(SQLHSTMT stmt, SQLUSMALLINT column, const column_plan& plan, std::size_t raw_limit,

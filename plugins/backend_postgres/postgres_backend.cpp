@@ -28,14 +28,13 @@ postgres_backend::postgres_backend(const option_values& o) {
 backend_capabilities postgres_backend::capabilities() const {
   backend_capabilities c;
   c.dialect = "postgresql";
-  c.enforces_read_only = true;
-  c.engine_timeout = true;
-  c.cancellable = true;
-  c.single_statement = true;
+  c.gate = statement_gate::sdk;
+  c.checks_without_executing = true;
+  c.describes_schema = true;
   return c;
 }
 
-connect_outcome postgres_backend::connect(std::string_view target) const {
+connect_outcome postgres_backend::open(std::string_view target) const {
   connect_outcome out;
   PGconn* conn = nullptr;
   try {

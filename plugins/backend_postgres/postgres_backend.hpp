@@ -27,7 +27,9 @@ class postgres_backend final : public backend {
  public:
   explicit postgres_backend(const option_values& o);
   backend_capabilities capabilities() const override;
-  connect_outcome connect(std::string_view target) const override;
+
+ protected:
+  connect_outcome open(std::string_view target) const override;
 
  private:
   postgres_settings settings_;

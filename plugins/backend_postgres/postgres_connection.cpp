@@ -11,7 +11,6 @@
 #include <vector>
 
 #include <sqlmorph/plugin.hpp>
-#include <sqlmorph/statement_gate.hpp>
 
 #include "postgres_session.hpp"
 #include "postgres_values.hpp"
@@ -37,12 +36,6 @@ enum class stop_reason { none, row_cap, byte_cap, deadline, cancelled };
 
 double ms_between(clock::time_point a, clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", s);
-  return buf;
 }
 
 // statement_timeout in milliseconds for a limit in seconds (rounded up, at least 1).
@@ -76,10 +69,9 @@ bool is_session_failure(std::string_view sqlstate) {
 }  // namespace
 
 struct postgres_connection::statement_run {
-  query_outcome out;
+  row_sink* rows = nullptr;  // null when the statement is only prepared
+  double elapsed_ms = 0.0;
   bool columns_set = false;
-  std::uint64_t rows = 0;
-  std::uint64_t bytes = 0;
   stop_reason stop = stop_reason::none;
   bool abandoned = false;    // the server did not end the statement after our cancel
   bool not_a_query = false;  // a command without rows (the gate should have refused it)
@@ -224,7 +216,7 @@ void postgres_connection::end_transaction_() {
   broken_ = true;
 }
 
-void postgres_connection::take_result_(statement_run& run, const PGresult* r, const exec_limits& limits) {
+void postgres_connection::take_result_(statement_run& run, const PGresult* r) {
   const ExecStatusType status = PQresultStatus(r);
   if ((status == PGRES_SINGLE_TUPLE || status == PGRES_TUPLES_OK) && !run.columns_set) {
     const int columns = PQnfields(r);
@@ -235,7 +227,7 @@ void postgres_connection::take_result_(statement_run& run, const PGresult* r, co
       names.emplace_back(name ? name : "");
       types.emplace_back(type_name(PQftype(r, c)));
     }
-    run.out.rows.set_columns(std::move(names), std::move(types));
+    if (run.rows != nullptr) run.rows->set_columns(std::move(names), std::move(types));
     run.columns_set = true;
   }
   switch (status) {
@@ -267,31 +259,25 @@ void postgres_connection::take_result_(statement_run& run, const PGresult* r, co
       }
       return;
   }
-  if (run.stop != stop_reason::none) return;  // draining after a cap
-  result& rows = run.out.rows;
-  if (limits.max_rows > 0 && run.rows == limits.max_rows) {
-    rows.set_truncated(true);
-    run.out.message = "more than " + std::to_string(limits.max_rows) + " rows (row cap)";
+  if (run.stop != stop_reason::none || run.rows == nullptr) return;  // draining after a cap
+  row_sink& rows = *run.rows;
+  if (!rows.begin_row()) {
     run.stop = stop_reason::row_cap;
     return;
   }
   const int columns = PQnfields(r);
   for (int c = 0; c < columns; ++c) {
     if (PQgetisnull(r, 0, c)) {
-      rows.append_null();
+      rows.null();
       continue;
     }
     const std::string_view text(PQgetvalue(r, 0, c), static_cast<std::size_t>(PQgetlength(r, 0, c)));
-    run.bytes += append_text_cell(rows, PQftype(r, c), text, scratch_);
-    if (limits.max_bytes > 0 && run.bytes > limits.max_bytes) {
-      rows.keep_rows(run.rows);  // the row that went over goes, complete or not
-      rows.set_truncated(true);
-      run.out.message = "more than " + std::to_string(limits.max_bytes) + " bytes of text (byte cap)";
+    if (!rows.count_bytes(append_text_cell(rows.cells(), PQftype(r, c), text, scratch_))) {
       run.stop = stop_reason::byte_cap;
       return;
     }
   }
-  ++run.rows;
+  rows.end_row();
 }
 
 void postgres_connection::fetch_(statement_run& run, const exec_limits& limits, clock::time_point start) {
@@ -338,7 +324,7 @@ void postgres_connection::fetch_(statement_run& run, const exec_limits& limits, 
       if (run.stop == stop_reason::none && cancel_requested_.load()) run.stop = stop_reason::cancelled;
       return;
     }
-    take_result_(run, r, limits);
+    take_result_(run, r);
     PQclear(r);
     if (run.copy) {  // libpq now expects COPY data: give the session up rather than feed it
       broken_ = true;
@@ -350,64 +336,55 @@ void postgres_connection::fetch_(statement_run& run, const exec_limits& limits, 
   }
 }
 
-query_outcome postgres_connection::finish_(statement_run& run, const exec_limits& limits, bool prepare_only) {
-  query_outcome out = std::move(run.out);
-  const auto fail = [&](query_status s, std::string message) {
-    return query_outcome::failure(s, std::move(message), out.elapsed_ms);
-  };
-  const std::string limit = "exceeded the time limit of " + seconds_text(limits.timeout_seconds) + " s";
+run_status postgres_connection::finish_(statement_run& run, const exec_limits& limits) {
   const bool lost = run.lost;
   const bool stopped = run.abandoned || (run.failed && run.sqlstate == "57014");
   switch (run.stop) {
     case stop_reason::row_cap:
     case stop_reason::byte_cap:
-      return out;  // truncated; the cancel's error is expected
+      return run_status::success();  // truncated; the cancel's error is expected
     case stop_reason::deadline:
       if (stopped) {
-        return fail(
-            query_status::timeout,
-            limit + (run.abandoned
-                         ? " (the server ignored statement_timeout and the cancel request; the "
-                           "connection was closed)"
-                         : " (the server did not stop it at statement_timeout; cancelled by sqlmorph)"));
+        return run_status::timed_out(run.abandoned ? "the server ignored statement_timeout and the cancel "
+                                                     "request; the connection was closed"
+                                                   : "the server did not stop it at statement_timeout; "
+                                                     "cancelled by sqlmorph");
       }
       break;
     case stop_reason::cancelled:
-      if (stopped) return fail(query_status::error, "cancelled");
+      if (stopped) return run_status::cancelled();
       break;
     case stop_reason::none:
       break;
   }
   if (run.failed) {
     if (lost || is_session_failure(run.sqlstate)) {
-      return fail(query_status::backend_error, "the connection to the server was lost: " + run.error);
+      return run_status::backend_failure("the connection to the server was lost: " + run.error);
     }
     // Our statement_timeout, told from another session's cancel by the time it took (the client's
     // clock runs from before BEGIN, so it is never shorter than the server's).
     if (run.sqlstate == "57014" && limits.timeout_seconds > 0 &&
-        out.elapsed_ms + 1.0 >= static_cast<double>(timeout_ms(limits.timeout_seconds))) {
-      return fail(query_status::timeout, limit + " (PostgreSQL's statement_timeout)");
+        run.elapsed_ms + 1.0 >= static_cast<double>(timeout_ms(limits.timeout_seconds))) {
+      return run_status::timed_out("PostgreSQL's statement_timeout");
     }
-    return fail(query_status::error, run.error);
+    return run_status::error(run.error);
   }
-  if (run.copy) return fail(query_status::error, "COPY is not evaluated: refused");
+  if (run.copy) return run_status::error("COPY is not evaluated: refused");
   if (lost) {
-    return fail(query_status::backend_error,
-                "the connection to the server was lost: " + one_line(PQerrorMessage(conn_)));
+    return run_status::backend_failure("the connection to the server was lost: " +
+                                       one_line(PQerrorMessage(conn_)));
   }
-  if (prepare_only) return out;  // prepared: it parses and binds
-  if (run.not_a_query || !run.columns_set) {
-    return fail(query_status::error, "the statement returns no rows (not a query): refused");
-  }
-  return out;
+  if (run.rows == nullptr) return run_status::success();  // prepared: it parses and binds
+  if (run.not_a_query || !run.columns_set) return run_status::not_a_query();
+  return run_status::success();
 }
 
-query_outcome postgres_connection::execute(std::string_view sql, const exec_limits& limits) {
-  return run_(sql, limits, false);
+run_status postgres_connection::run(const statement_request& statement, row_sink& rows) {
+  return run_(statement, &rows);
 }
 
-query_outcome postgres_connection::check(std::string_view sql, const exec_limits& limits) {
-  return run_(sql, limits, true);
+run_status postgres_connection::prepare(const statement_request& statement) {
+  return run_(statement, nullptr);
 }
 
 bool postgres_connection::stopped_by_another_session_(const statement_run& run,
@@ -418,62 +395,52 @@ bool postgres_connection::stopped_by_another_session_(const statement_run& run,
   // A cancel that neither cancel() nor our statement_timeout sent: pg_cancel_backend() elsewhere.
   return run.failed && run.sqlstate == "57014" && !cancel_requested_.load() &&
          (limits.timeout_seconds <= 0 ||
-          run.out.elapsed_ms + 1.0 < static_cast<double>(timeout_ms(limits.timeout_seconds)));
+          run.elapsed_ms + 1.0 < static_cast<double>(timeout_ms(limits.timeout_seconds)));
 }
 
-query_outcome postgres_connection::run_(std::string_view sql, const exec_limits& limits, bool prepare_only) {
-  const auto start = clock::now();
+run_status postgres_connection::run_(const statement_request& statement, row_sink* rows) {
   cancel_requested_.store(false);
   bool stopped_by_other = false;
-  query_outcome first = attempt_(sql, limits, prepare_only, start, stopped_by_other);
+  run_status first = attempt_(statement, rows, stopped_by_other);
   if (!stopped_by_other) return first;
   // Another session stopped the query (pg_terminate_backend() or pg_cancel_backend() in a query
   // of another worker, an administrator): it is not the query's doing, so it runs once more, on a
   // new session if the old one is gone, within what is left of its time limit.
-  const bool time_left = limits.timeout_seconds <= 0 || first.elapsed_ms < limits.timeout_seconds * 1000.0;
+  const exec_limits& limits = statement.limits;
+  const bool time_left = limits.timeout_seconds <= 0 ||
+                         ms_between(statement.start, clock::now()) < limits.timeout_seconds * 1000.0;
   if (!time_left) return first;
   plugin::log(plugin::log_level::debug,
               "postgres: another session stopped a query (" + first.message + "); running it once more");
+  if (rows != nullptr) rows->restart();
   bool stopped_again = false;
-  query_outcome second = attempt_(sql, limits, prepare_only, start, stopped_again);
+  run_status second = attempt_(statement, rows, stopped_again);
   if (!second.ok()) second.message += " (run twice: another session had stopped the first run too)";
   return second;
 }
 
-query_outcome postgres_connection::attempt_(std::string_view sql, const exec_limits& limits,
-                                            bool prepare_only, clock::time_point start,
-                                            bool& stopped_by_other) {
+run_status postgres_connection::attempt_(const statement_request& statement, row_sink* rows,
+                                         bool& stopped_by_other) {
   stopped_by_other = false;
-  const auto fail = [&](query_status s, std::string message) {
-    return query_outcome::failure(s, std::move(message), ms_between(start, clock::now()));
-  };
+  const exec_limits& limits = statement.limits;
+  const bool prepare_only = rows == nullptr;
   try {
-    if (sql.find('\0') != std::string_view::npos) {
-      return fail(query_status::error, "the SQL contains a NUL byte");
-    }
-    const statement_check check = check_read_only_statement(sql);
-    if (!check.ok) return fail(query_status::error, check.error);
-
     std::string message;
     // The server's statement_timeout is what is left of the limit (a second run starts later).
-    const double left =
-        limits.timeout_seconds <= 0
-            ? 0
-            : std::max(0.001, limits.timeout_seconds - ms_between(start, clock::now()) / 1000.0);
-    if (!begin_(left, message)) return fail(query_status::backend_error, message);
+    if (!begin_(statement.seconds_left(), message)) return run_status::backend_failure(message);
     // Extended protocol with no parameters: the server parses exactly one statement, and answers
     // in text format.
     // A check only prepares the statement (the unnamed one): the server parses and analyses it,
     // binding every name, and never runs it.
-    const std::string statement(check.statement);
-    const int sent =
-        prepare_only ? PQsendPrepare(conn_, "", statement.c_str(), 0, nullptr)
-                     : PQsendQueryParams(conn_, statement.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
+    const std::string sql(statement.sql);
+    const int sent = prepare_only
+                         ? PQsendPrepare(conn_, "", sql.c_str(), 0, nullptr)
+                         : PQsendQueryParams(conn_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
     if (sent == 0) {
       message = one_line(PQerrorMessage(conn_));
       if (PQstatus(conn_) != CONNECTION_OK) broken_ = true;
       end_transaction_();
-      return fail(query_status::backend_error, "cannot send the query: " + message);
+      return run_status::backend_failure("cannot send the query: " + message);
     }
     if (!prepare_only) PQsetSingleRowMode(conn_);  // rows arrive one by one, so caps bound memory
     bool cancel_pending = false;
@@ -485,24 +452,25 @@ query_outcome postgres_connection::attempt_(std::string_view sql, const exec_lim
     if (cancel_pending) send_cancel_();  // cancel() came before the query was sent
 
     statement_run run;
-    fetch_(run, limits, start);
+    run.rows = rows;
+    fetch_(run, limits, statement.start);
     {
       std::lock_guard lock(cancel_mutex_);
       in_statement_ = false;
     }
-    run.out.elapsed_ms = ms_between(start, clock::now());
+    run.elapsed_ms = ms_between(statement.start, clock::now());
     run.lost = PQstatus(conn_) != CONNECTION_OK;
     if (run.lost) broken_ = true;
     if (!broken_) end_transaction_();
     stopped_by_other = stopped_by_another_session_(run, limits);
-    return finish_(run, limits, prepare_only);
-  } catch (const std::exception& e) {  // allocation failures: execute never throws
+    return finish_(run, limits);
+  } catch (const std::exception& e) {  // allocation failures: the session is in an unknown state
     broken_ = true;
     {
       std::lock_guard lock(cancel_mutex_);
       in_statement_ = false;
     }
-    return fail(query_status::backend_error, std::string("query abandoned: ") + e.what());
+    return run_status::backend_failure(std::string("query abandoned: ") + e.what());
   }
 }
 
@@ -535,28 +503,26 @@ std::string text_of(const value& v) {
 
 }  // namespace
 
-query_outcome postgres_connection::describe_schema(const exec_limits& limits) {
+run_status postgres_connection::schema_ddl(const exec_limits& limits, std::string& ddl) {
   exec_limits catalog = limits;
   catalog.max_rows = 0;
   query_outcome columns = execute(schema_columns_sql, catalog);
-  if (!columns.ok()) return columns;
+  if (!columns.ok()) return {columns.status, std::move(columns.message)};
   query_outcome constraints = execute(schema_constraints_sql, catalog);
-  if (!constraints.ok()) return constraints;
+  if (!constraints.ok()) return {constraints.status, std::move(constraints.message)};
 
   std::map<std::string, std::vector<std::string>> constraints_of;
   const result& k = constraints.rows;
   for (std::size_t r = 0; r < k.row_count(); ++r) {
     constraints_of[text_of(k.cell(r, 0))].push_back(text_of(k.cell(r, 1)));
   }
-  query_outcome out;
-  out.elapsed_ms = columns.elapsed_ms + constraints.elapsed_ms;
   const result& c = columns.rows;
   std::string table;
   bool first_line = true;
   const auto close_table = [&] {
     if (table.empty()) return;
-    for (const std::string& def : constraints_of[table]) out.message += ",\n  " + def;
-    out.message += "\n);\n";
+    for (const std::string& def : constraints_of[table]) ddl += ",\n  " + def;
+    ddl += "\n);\n";
   };
   for (std::size_t r = 0; r < c.row_count(); ++r) {
     const std::string name = text_of(c.cell(r, 0));
@@ -564,20 +530,19 @@ query_outcome postgres_connection::describe_schema(const exec_limits& limits) {
       close_table();
       table = name;
       const std::string kind = text_of(c.cell(r, 1));
-      out.message += (kind == "v"   ? "CREATE VIEW "
-                      : kind == "m" ? "CREATE MATERIALIZED VIEW "
-                                    : "CREATE TABLE ") +
-                     name + " (\n  ";
+      ddl += (kind == "v"   ? "CREATE VIEW "
+              : kind == "m" ? "CREATE MATERIALIZED VIEW "
+                            : "CREATE TABLE ") +
+             name + " (\n  ";
       first_line = true;
     }
-    if (!first_line) out.message += ",\n  ";
+    if (!first_line) ddl += ",\n  ";
     first_line = false;
-    out.message += text_of(c.cell(r, 2)) + " " + text_of(c.cell(r, 3));
-    if (c.cell(r, 4).kind() == value_kind::integer && c.cell(r, 4).as_integer() != 0)
-      out.message += " NOT NULL";
+    ddl += text_of(c.cell(r, 2)) + " " + text_of(c.cell(r, 3));
+    if (c.cell(r, 4).kind() == value_kind::integer && c.cell(r, 4).as_integer() != 0) ddl += " NOT NULL";
   }
   close_table();
-  return out;
+  return run_status::success();
 }
 
 }  // namespace sqlmorph::postgres

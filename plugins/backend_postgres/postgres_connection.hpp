@@ -27,14 +27,16 @@ class postgres_connection final : public connection {
   postgres_connection(const postgres_connection&) = delete;
   postgres_connection& operator=(const postgres_connection&) = delete;
 
-  query_outcome execute(std::string_view sql, const exec_limits& limits) override;
   void cancel() noexcept override;
+
+ protected:
+  run_status run(const statement_request& statement, row_sink& rows) override;
   /// Prepares the statement (the unnamed prepared statement) inside the read-only transaction:
   /// PostgreSQL parses and analyses it, binding every table and column, and never runs it.
-  query_outcome check(std::string_view sql, const exec_limits& limits) override;
+  run_status prepare(const statement_request& statement) override;
   /// CREATE TABLE / VIEW text built from the catalog: columns with types and NOT NULL, then primary
   /// keys, unique constraints and foreign keys.
-  query_outcome describe_schema(const exec_limits& limits) override;
+  run_status schema_ddl(const exec_limits& limits, std::string& ddl) override;
 
  private:
   using clock = std::chrono::steady_clock;
@@ -47,13 +49,14 @@ class postgres_connection final : public connection {
   bool run_control_(const char* sql, std::string& message);
   bool wait_for_input_(clock::time_point until);
   void fetch_(statement_run& run, const exec_limits& limits, clock::time_point start);
-  void take_result_(statement_run& run, const PGresult* r, const exec_limits& limits);
-  query_outcome run_(std::string_view sql, const exec_limits& limits, bool prepare_only);
+  void take_result_(statement_run& run, const PGresult* r);
+  /// Runs (or, without `rows`, only prepares) the statement; once more when another session
+  /// stopped it.
+  run_status run_(const statement_request& statement, row_sink* rows);
   /// One run of the statement; `stopped_by_other` tells whether another session ended it.
-  query_outcome attempt_(std::string_view sql, const exec_limits& limits, bool prepare_only,
-                         clock::time_point start, bool& stopped_by_other);
+  run_status attempt_(const statement_request& statement, row_sink* rows, bool& stopped_by_other);
   bool stopped_by_another_session_(const statement_run& run, const exec_limits& limits) const;
-  query_outcome finish_(statement_run& run, const exec_limits& limits, bool prepare_only);
+  run_status finish_(statement_run& run, const exec_limits& limits);
   void send_cancel_() noexcept;
   void replace_cancel_handle_() noexcept;
 

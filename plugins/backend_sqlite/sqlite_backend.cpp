@@ -25,14 +25,13 @@ sqlite_backend::sqlite_backend(const option_values& o) {
 backend_capabilities sqlite_backend::capabilities() const {
   backend_capabilities c;
   c.dialect = "sqlite";
-  c.enforces_read_only = true;
-  c.engine_timeout = true;
-  c.cancellable = true;
-  c.single_statement = true;
+  c.gate = statement_gate::engine;
+  c.checks_without_executing = true;
+  c.describes_schema = true;
   return c;
 }
 
-connect_outcome sqlite_backend::connect(std::string_view target) const {
+connect_outcome sqlite_backend::open(std::string_view target) const {
   connect_outcome out;
   sqlite3* db = open_read_only(std::string(target), settings_, out.status, out.message);
   if (db != nullptr) out.conn = std::make_unique<sqlite_connection>(db, settings_);

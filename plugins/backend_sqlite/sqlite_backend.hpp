@@ -26,7 +26,9 @@ class sqlite_backend final : public backend {
  public:
   explicit sqlite_backend(const option_values& o);
   backend_capabilities capabilities() const override;
-  connect_outcome connect(std::string_view target) const override;
+
+ protected:
+  connect_outcome open(std::string_view target) const override;
 
  private:
   sqlite_settings settings_;

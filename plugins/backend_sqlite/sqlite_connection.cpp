@@ -12,10 +12,6 @@ namespace {
 // Every refusal of the backend starts so, and goes on with what was refused.
 constexpr const char* refusal_prefix = "not authorized: the evaluation is read-only and refuses ";
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
 // After the first statement SQLite hands back the rest of the text; only blanks, comments and
 // semicolons may follow (a trailing `;` or comment is fine, a second statement is not).
 std::string_view meaningful_rest(std::string_view rest) {
@@ -182,27 +178,16 @@ void sqlite_connection::begin_(const exec_limits& limits, std::chrono::steady_cl
   denial_.clear();
 }
 
-query_outcome sqlite_connection::engine_failure_(int rc, std::string_view sql, const exec_limits& limits,
-                                                 std::chrono::steady_clock::time_point start) const {
-  if ((rc & 0xff) == SQLITE_INTERRUPT && deadline_hit_) {
-    char secs[32];
-    std::snprintf(secs, sizeof secs, "%g", limits.timeout_seconds);
-    return query_outcome::failure(
-        query_status::timeout,
-        std::string("exceeded the time limit of ") + secs + " s (interrupted by SQLite)", ms_since(start));
-  }
-  if ((rc & 0xff) == SQLITE_INTERRUPT && cancelled_.load()) {
-    return query_outcome::failure(query_status::error, "cancelled", ms_since(start));
-  }
+run_status sqlite_connection::engine_failure_(int rc, std::string_view sql) const {
+  if ((rc & 0xff) == SQLITE_INTERRUPT && deadline_hit_) return run_status::timed_out("interrupted by SQLite");
+  if ((rc & 0xff) == SQLITE_INTERRUPT && cancelled_.load()) return run_status::cancelled();
   if (!denial_.empty()) {
     // The authorizer refused something: that is the cause, whatever SQLite made of it ("not
     // authorized", "vtable constructor failed: ..."). SQLite checks its own schema bookkeeping
     // first (a DROP TABLE is refused as a DELETE on sqlite_master): then the statement is named.
-    return query_outcome::failure(
-        query_status::error,
+    return run_status::error(
         std::string(refusal_prefix) +
-            (denial_is_bookkeeping_ ? "a schema change (" + schema_statement(sql) + ")" : denial_),
-        ms_since(start));
+        (denial_is_bookkeeping_ ? "a schema change (" + schema_statement(sql) + ")" : denial_));
   }
   std::string msg = sqlite3_errmsg(db_);
   if ((rc & 0xff) == SQLITE_TOOBIG) {
@@ -212,38 +197,29 @@ query_outcome sqlite_connection::engine_failure_(int rc, std::string_view sql, c
     msg += ": the query reached SQLite's heap limit (heap_limit_mb: " +
            std::to_string(settings_.heap_limit_bytes >> 20) + " MiB per worker)";
   }
-  return query_outcome::failure(query_status::error, std::move(msg), ms_since(start));
+  return run_status::error(std::move(msg));
 }
 
-std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view sql,
-                                                               const exec_limits& limits,
-                                                               std::chrono::steady_clock::time_point start,
-                                                               sqlite3_stmt*& stmt) {
-  const auto fail = [&](query_status s, std::string msg) {
-    return query_outcome::failure(s, std::move(msg), ms_since(start));
-  };
+std::optional<run_status> sqlite_connection::prepare_query_(std::string_view sql, sqlite3_stmt*& stmt) {
   stmt = nullptr;
-  if (sql.find('\0') != std::string_view::npos)
-    return fail(query_status::error, "the SQL contains a NUL byte");
   const char* tail = nullptr;
   const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
   if (rc != SQLITE_OK) {
     sqlite3_finalize(stmt);
     stmt = nullptr;
-    return engine_failure_(rc, sql, limits, start);
+    return engine_failure_(rc, sql);
   }
-  if (stmt == nullptr) return fail(query_status::error, "empty query: the SQL holds no statement");
-  std::optional<query_outcome> refusal;
+  if (stmt == nullptr) return run_status::error("empty query: the SQL holds no statement");
+  std::optional<run_status> refusal;
   const std::string_view rest = meaningful_rest(sql.substr(static_cast<std::size_t>(tail - sql.data())));
   if (!rest.empty()) {
-    refusal =
-        fail(query_status::error, "more than one statement: only a single statement is evaluated (found '" +
-                                      excerpt(rest) + "' after the first)");
+    refusal = run_status::error("more than one statement: only a single statement is evaluated (found '" +
+                                excerpt(rest) + "' after the first)");
   } else if (!sqlite3_stmt_readonly(stmt)) {
-    refusal = fail(query_status::error, std::string(refusal_prefix) + statement_head(sql) +
-                                            ", which is not a read-only statement");
+    refusal = run_status::error(std::string(refusal_prefix) + statement_head(sql) +
+                                ", which is not a read-only statement");
   } else if (sqlite3_column_count(stmt) == 0) {
-    refusal = fail(query_status::error, "the statement returns no rows (not a query): refused");
+    refusal = run_status::not_a_query();
   }
   if (refusal) {
     sqlite3_finalize(stmt);
@@ -252,54 +228,48 @@ std::optional<query_outcome> sqlite_connection::prepare_query_(std::string_view 
   return refusal;
 }
 
-query_outcome sqlite_connection::check(std::string_view sql, const exec_limits& limits) {
-  const auto start = std::chrono::steady_clock::now();
-  begin_(limits, start);
+run_status sqlite_connection::prepare(const statement_request& statement) {
+  begin_(statement.limits, statement.start);
   sqlite3_stmt* stmt = nullptr;
-  if (auto refused = prepare_query_(sql, limits, start, stmt)) return std::move(*refused);
+  if (auto refused = prepare_query_(statement.sql, stmt)) return std::move(*refused);
   sqlite3_finalize(stmt);  // prepared, never stepped: nothing was executed
-  query_outcome out;
-  out.elapsed_ms = ms_since(start);
-  return out;
+  return run_status::success();
 }
 
-query_outcome sqlite_connection::describe_schema(const exec_limits& limits) {
-  const auto start = std::chrono::steady_clock::now();
-  begin_(limits, start);
+run_status sqlite_connection::schema_ddl(const exec_limits& limits, std::string& ddl) {
+  begin_(limits, std::chrono::steady_clock::now());
   static constexpr std::string_view sql =
       "SELECT sql FROM sqlite_schema WHERE type IN ('table', 'view') AND sql IS NOT NULL "
       "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid";
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
-  if (rc != SQLITE_OK) return engine_failure_(rc, sql, limits, start);
+  if (rc != SQLITE_OK) return engine_failure_(rc, sql);
   struct finalizer {
     sqlite3_stmt* s;
     ~finalizer() { sqlite3_finalize(s); }
   } guard{stmt};
-  query_outcome out;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
     if (text == nullptr) continue;
-    out.message += text;
-    out.message += ";\n";
+    ddl += text;
+    ddl += ";\n";
   }
-  if (rc != SQLITE_DONE) return engine_failure_(rc, sql, limits, start);
-  out.elapsed_ms = ms_since(start);
-  return out;
+  if (rc != SQLITE_DONE) return engine_failure_(rc, sql);
+  return run_status::success();
 }
 
-query_outcome sqlite_connection::execute(std::string_view sql, const exec_limits& limits) {
-  const auto start = std::chrono::steady_clock::now();
+run_status sqlite_connection::run(const statement_request& statement, row_sink& rows) {
   bool out_of_memory = false;
-  query_outcome out = run_(sql, limits, start, out_of_memory);
+  run_status st = run_once_(statement, rows, out_of_memory);
   // SQLite's heap limit is shared by the workers: a statement of another worker may have taken this
   // one's share at the moment it needed memory. Once the memory is back, it runs again (a statement
   // that needs more than the limit fails the same way twice).
   if (out_of_memory && heap_shared_with_other_threads() && wait_for_heap_()) {
-    out = run_(sql, limits, start, out_of_memory);
-    if (out_of_memory) out.message += " (tried twice)";
+    rows.restart();
+    st = run_once_(statement, rows, out_of_memory);
+    if (out_of_memory) st.message += " (tried twice)";
   }
-  return out;
+  return st;
 }
 
 bool sqlite_connection::wait_for_heap_() const {
@@ -313,24 +283,21 @@ bool sqlite_connection::wait_for_heap_() const {
   }
 }
 
-query_outcome sqlite_connection::run_(std::string_view sql, const exec_limits& limits,
-                                      std::chrono::steady_clock::time_point start, bool& out_of_memory) {
-  begin_(limits, start);
+run_status sqlite_connection::run_once_(const statement_request& statement, row_sink& rows,
+                                        bool& out_of_memory) {
+  begin_(statement.limits, statement.start);
   out_of_memory = false;
   sqlite3_stmt* stmt = nullptr;
-  if (auto refused = prepare_query_(sql, limits, start, stmt)) return std::move(*refused);
+  if (auto refused = prepare_query_(statement.sql, stmt)) return std::move(*refused);
   struct finalizer {
     sqlite3_stmt* s;
     ~finalizer() { sqlite3_finalize(s); }
   } guard{stmt};
   const auto engine_failure = [&](int code) {
     out_of_memory = (code & 0xff) == SQLITE_NOMEM;
-    return engine_failure_(code, sql, limits, start);
+    return engine_failure_(code, statement.sql);
   };
   const int columns = sqlite3_column_count(stmt);
-  int rc = SQLITE_OK;
-
-  query_outcome out;
   std::vector<std::string> names;
   std::vector<std::string> types;
   names.reserve(static_cast<std::size_t>(columns));
@@ -340,50 +307,34 @@ query_outcome sqlite_connection::run_(std::string_view sql, const exec_limits& l
     names.emplace_back(name ? name : "");
     types.emplace_back(type ? type : "");
   }
-  out.rows.set_columns(std::move(names), std::move(types));
+  rows.set_columns(std::move(names), std::move(types));
 
-  std::uint64_t rows = 0;
-  std::uint64_t bytes = 0;
   while (true) {
-    rc = sqlite3_step(stmt);
+    const int rc = sqlite3_step(stmt);
     if (rc == SQLITE_DONE) break;
     if (rc != SQLITE_ROW) return engine_failure(rc);
-    if (limits.max_rows > 0 && rows == limits.max_rows) {
-      out.rows.set_truncated(true);
-      out.message = "more than " + std::to_string(limits.max_rows) + " rows (row cap)";
-      break;
-    }
-    bool over_bytes = false;
-    for (int c = 0; c < columns && !over_bytes; ++c) {
+    if (!rows.begin_row()) break;
+    for (int c = 0; c < columns; ++c) {
       const int type = sqlite3_column_type(stmt, c);
-      if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
-        // The size first: a cell that goes over the cap is never copied.
-        const auto* p = type == SQLITE_TEXT ? reinterpret_cast<const char*>(sqlite3_column_text(stmt, c))
-                                            : static_cast<const char*>(sqlite3_column_blob(stmt, c));
-        const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, c));
-        bytes += n;
-        over_bytes = limits.max_bytes > 0 && bytes > limits.max_bytes;
-        if (over_bytes) break;
-        const std::string_view cell(p ? p : "", n);
-        type == SQLITE_TEXT ? out.rows.append_text(cell) : out.rows.append_blob(cell);
+      if (type == SQLITE_TEXT) {
+        // The size first (in the sink): a cell that goes over the cap is never copied.
+        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+        if (!rows.text({p ? p : "", static_cast<std::size_t>(sqlite3_column_bytes(stmt, c))})) break;
+      } else if (type == SQLITE_BLOB) {
+        const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt, c));
+        if (!rows.blob({p ? p : "", static_cast<std::size_t>(sqlite3_column_bytes(stmt, c))})) break;
       } else if (type == SQLITE_INTEGER) {
-        out.rows.append_integer(sqlite3_column_int64(stmt, c));
+        rows.integer(sqlite3_column_int64(stmt, c));
       } else if (type == SQLITE_FLOAT) {
-        out.rows.append_real(sqlite3_column_double(stmt, c));
+        rows.real(sqlite3_column_double(stmt, c));
       } else {
-        out.rows.append_null();
+        rows.null();
       }
     }
-    if (over_bytes) {
-      out.rows.keep_rows(rows);
-      out.rows.set_truncated(true);
-      out.message = "more than " + std::to_string(limits.max_bytes) + " bytes of text (byte cap)";
-      break;
-    }
-    ++rows;
+    if (rows.full()) break;
+    rows.end_row();
   }
-  out.elapsed_ms = ms_since(start);
-  return out;
+  return run_status::success();
 }
 
 }  // namespace sqlmorph::sqlite

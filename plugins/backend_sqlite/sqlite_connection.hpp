@@ -22,12 +22,7 @@ class sqlite_connection final : public connection {
   sqlite_connection(sqlite3* db, sqlite_settings settings);
   ~sqlite_connection() override;
 
-  query_outcome execute(std::string_view sql, const exec_limits& limits) override;
   void cancel() noexcept override;
-  /// Prepares the statement (with the authorizer and the single-statement check) and never steps it.
-  query_outcome check(std::string_view sql, const exec_limits& limits) override;
-  /// The CREATE statements SQLite stored for each table and view.
-  query_outcome describe_schema(const exec_limits& limits) override;
 
   /// Called by the authorizer when it refuses an action, to explain SQLite's "not authorized".
   /// The first refusal of the statement itself is kept; refusals of SQLite's bookkeeping (writes
@@ -39,18 +34,21 @@ class sqlite_connection final : public connection {
     }
   }
 
+ protected:
+  run_status run(const statement_request& statement, row_sink& rows) override;
+  /// Prepares the statement (with the authorizer and the single-statement check) and never steps it.
+  run_status prepare(const statement_request& statement) override;
+  /// The CREATE statements SQLite stored for each table and view.
+  run_status schema_ddl(const exec_limits& limits, std::string& ddl) override;
+
  private:
   static int on_progress(void* self) noexcept;
   void begin_(const exec_limits& limits, std::chrono::steady_clock::time_point start);
-  query_outcome engine_failure_(int rc, std::string_view sql, const exec_limits& limits,
-                                std::chrono::steady_clock::time_point start) const;
+  run_status engine_failure_(int rc, std::string_view sql) const;
   /// Prepares one read-only query into `stmt`, or returns why it is refused (then `stmt` is null).
-  std::optional<query_outcome> prepare_query_(std::string_view sql, const exec_limits& limits,
-                                              std::chrono::steady_clock::time_point start,
-                                              sqlite3_stmt*& stmt);
+  std::optional<run_status> prepare_query_(std::string_view sql, sqlite3_stmt*& stmt);
   /// Prepares, steps and fetches once; `out_of_memory` tells whether it failed at the heap limit.
-  query_outcome run_(std::string_view sql, const exec_limits& limits,
-                     std::chrono::steady_clock::time_point start, bool& out_of_memory);
+  run_status run_once_(const statement_request& statement, row_sink& rows, bool& out_of_memory);
   /// Waits, at most until the statement's deadline, for SQLite's heap to have this worker's budget
   /// free again (another worker's statement may have taken it); false when it did not.
   bool wait_for_heap_() const;

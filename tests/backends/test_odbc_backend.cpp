@@ -362,51 +362,12 @@ TEST_CASE("odbc: SQLite ODBC driver: the same values as the native SQLite backen
 
 // --- safety --------------------------------------------------------------------------------------
 
-TEST_CASE("odbc: SQLite ODBC driver: predicted SQL never changes the file or reaches outside it") {
+TEST_CASE("odbc: SQLite ODBC driver: the layers behind the statement gate (attacks: tests/cases/backend)") {
   sqlite_file f;
   const auto engine = odbc_backend();
   const auto conn = must_connect(*engine, f.target());
   const std::string before = f.fingerprint();
   const auto outside = f.dir.path() / "outside.bin";
-  const std::string attacks[] = {
-      "DROP TABLE items",
-      "DELETE FROM items",
-      "UPDATE items SET price = 0",
-      "CREATE TABLE t(x)",
-      "INSERT INTO items(name) VALUES ('x')",
-      "REPLACE INTO items(id, name) VALUES (1, 'x')",
-      "ATTACH DATABASE '" + (f.dir.path() / "other.sqlite").string() + "' AS other",
-      "SELECT 1; DELETE FROM items",
-      "SELECT * FROM items; SELECT 2",
-      // These pass the statement gate (they start with WITH or SELECT): SQLite's query_only and
-      // the function check stop them.
-      "WITH a AS (SELECT 1) DELETE FROM items",
-      "WITH a AS (SELECT 1) INSERT INTO items(name) SELECT 'x' FROM a",
-      "WITH a AS (SELECT 1) UPDATE items SET qty = 0",
-      "WITH a AS (SELECT 1) DELETE FROM items RETURNING id",
-      "WITH a AS (SELECT 1) UPDATE items SET qty = 0 RETURNING qty",
-      "SELECT load_extension('/lib/x86_64-linux-gnu/libc.so.6')",
-      "SELECT blob_export(x'41', '" + outside.string() + "')",
-      "SELECT \"BLOB_EXPORT\"(x'41', '" + outside.string() + "')",
-      "SELECT [blob_export](x'41', '" + outside.string() + "')",
-      "SELECT length(blob_import('/etc/passwd'))",
-      // SQLite reads `#x` as a parameter where a MySQL-minded tokenizer sees a comment.
-      "SELECT #x, blob_export(x'41', '" + outside.string() + "')",
-      "PRAGMA query_only = 0",
-      "VACUUM INTO '" + (f.dir.path() / "copy.sqlite").string() + "'",
-      "SELECT ?",
-  };
-  for (const std::string& sql : attacks) {
-    CAPTURE(sql);
-    const query_outcome o = conn->execute(sql, {});
-    CHECK(o.status == query_status::error);
-    CHECK_FALSE(o.message.empty());
-    CHECK(f.fingerprint() == before);
-    // The connection goes on answering.
-    const query_outcome after = conn->execute("SELECT count(*) FROM items", {});
-    REQUIRE(after.ok());
-    CHECK(after.rows.cell(0, 0).as_integer() == 3);
-  }
   CHECK(conn->execute("DROP TABLE items", {}).message.find("only a query may be executed") !=
         std::string::npos);
   CHECK(conn->execute("SELECT blob_export(x'41', '/tmp/x')", {}).message ==
@@ -423,43 +384,13 @@ TEST_CASE("odbc: SQLite ODBC driver: predicted SQL never changes the file or rea
   CHECK(f.fingerprint() == before);
 }
 
-TEST_CASE("odbc: psqlODBC: predicted SQL never changes the database or reaches outside it") {
+TEST_CASE("odbc: psqlODBC: the read-only session behind the statement gate (attacks: tests/cases/backend)") {
   const postgres_db db("sqlmorph_odbc_safety");
   const auto engine = odbc_backend();
   const auto conn = must_connect(*engine, db.target());
   const std::string before = db.fingerprint();
-  // In /tmp, where the server's system user could write it, and of this process only.
   const std::string marker = "/tmp/sqlmorph-odbc-copy-marker-" + std::to_string(::getpid());
   std::filesystem::remove(marker);
-  const std::string attacks[] = {
-      "DROP TABLE items",
-      "DELETE FROM items",
-      "UPDATE items SET price = 0",
-      "CREATE TABLE t(x int)",
-      "INSERT INTO items VALUES (9, 'x', 1, 1)",
-      "COPY items TO PROGRAM 'touch " + marker + "'",
-      "COPY (SELECT 1) TO '" + marker + "'",
-      "SELECT 1; DELETE FROM items",
-      "SELECT 1; SELECT 2",
-      // These pass the statement gate: the read-only session (and the role's grants) stop them.
-      "WITH d AS (DELETE FROM items RETURNING *) SELECT count(*) FROM d",
-      "WITH u AS (UPDATE items SET qty = 0 RETURNING *) SELECT count(*) FROM u",
-      "SELECT nextval('seq')",
-      "SELECT * FROM items FOR UPDATE",
-      "SELECT pg_read_file('/etc/passwd')",
-      "SELECT lo_import('/etc/passwd')",
-      "SELECT ?",
-  };
-  for (const std::string& sql : attacks) {
-    CAPTURE(sql);
-    const query_outcome o = conn->execute(sql, {});
-    CHECK(o.status == query_status::error);
-    CHECK_FALSE(o.message.empty());
-    CHECK(db.fingerprint() == before);
-    const query_outcome after = conn->execute("SELECT count(*) FROM items", {});
-    REQUIRE(after.ok());
-    CHECK(after.rows.cell(0, 0).as_integer() == 3);
-  }
   CHECK(conn->execute("SELECT current_setting('transaction_read_only')", {}).rows.cell(0, 0).bytes() == "on");
   // Refusals say which layer refused.
   CHECK(conn->execute("SELECT * FROM items FOR UPDATE", {})
@@ -487,115 +418,8 @@ TEST_CASE("odbc: psqlODBC: predicted SQL never changes the database or reaches o
   CHECK(db.fingerprint() == before);
 }
 
-// --- limits --------------------------------------------------------------------------------------
-
-TEST_CASE("odbc: a never-ending query is cancelled at the time limit, through both drivers") {
-  const both_shops shops("sqlmorph_odbc_timeout");
-  const auto engine = odbc_backend();
-  struct runaway {
-    const char* engine;
-    std::string sql;
-    double limit;
-    const char* how;
-  };
-  const runaway cases[] = {
-      // The SQLite ODBC driver ignores SQL_ATTR_QUERY_TIMEOUT: the watchdog's SQLCancel stops it.
-      {"SQLite file, SQLite ODBC driver", endless + "SELECT count(*) FROM c", 1.0, "SQLCancel"},
-      // psqlODBC sets the server's statement_timeout from the query timeout (whole seconds).
-      {"PostgreSQL, psqlODBC", "SELECT pg_sleep(1e6)", 1.0, "statement timeout"},
-      {"PostgreSQL, psqlODBC", endless + "SELECT count(*) FROM c", 1.0, "statement timeout"},
-      // Below a whole second the watchdog comes first.
-      {"PostgreSQL, psqlODBC", "SELECT pg_sleep(1e6)", 0.3, "SQLCancel"},
-  };
-  for (const runaway& r : cases) {
-    const std::string name = r.engine;
-    CAPTURE(name);
-    CAPTURE(r.sql);
-    CAPTURE(r.limit);
-    const std::vector<shop> list = shops.list();
-    const shop& s = list[std::string(r.engine).rfind("SQLite", 0) == 0 ? 0 : 1];
-    const auto conn = must_connect(*engine, s.target);
-    const auto start = std::chrono::steady_clock::now();
-    const query_outcome o = conn->execute(r.sql, time_limit(r.limit));
-    const double took = seconds_since(start);
-    INFO(o.message);
-    CHECK(o.status == query_status::timeout);
-    CHECK(o.message.rfind("exceeded the time limit of " + std::string(r.limit == 1.0 ? "1" : "0.3") + " s",
-                          0) == 0);
-    CHECK(o.message.find(r.how) != std::string::npos);
-    CHECK(took >= r.limit * 0.9);
-    CHECK(took < 20.0);  // generous: proves it stopped, not how fast
-    const query_outcome next = conn->execute("SELECT count(*) FROM items", time_limit(1.0));
-    REQUIRE(next.ok());
-    CHECK(next.rows.cell(0, 0).as_integer() == 3);
-  }
-}
-
-TEST_CASE("odbc: cancel() from another thread interrupts a running statement, through both drivers") {
-  const both_shops shops("sqlmorph_odbc_cancel");
-  const auto engine = odbc_backend();
-  for (const shop& s : shops.list()) {
-    CAPTURE(s.engine);
-    const auto conn = must_connect(*engine, s.target);
-    conn->cancel();  // nothing running: no effect
-    CHECK(conn->execute("SELECT 1", {}).ok());
-    std::thread canceller([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));
-      conn->cancel();
-    });
-    const auto start = std::chrono::steady_clock::now();
-    const query_outcome o = conn->execute(endless + "SELECT count(*) FROM c", time_limit(0));
-    canceller.join();
-    CHECK(o.status == query_status::error);
-    CHECK(o.message == "cancelled");
-    CHECK(seconds_since(start) < 20.0);  // generous: proves it stopped, not how fast
-    CHECK(conn->execute("SELECT count(*) FROM items", {}).rows.cell(0, 0).as_integer() == 3);
-  }
-}
-
-TEST_CASE("odbc: row and byte caps cut a huge result quickly and mark it truncated, through both drivers") {
-  const both_shops shops("sqlmorph_odbc_caps");
-  const auto engine = odbc_backend();
-  for (const shop& s : shops.list()) {
-    CAPTURE(s.engine);
-    const bool sqlite = s.engine.rfind("SQLite", 0) == 0;
-    const std::string hundred_a = sqlite ? "printf('%.100c', 'a')" : "repeat('a', 100)";
-    const std::string huge_text = sqlite ? "printf('%.5000000c', 'a')" : "repeat('a', 10000000)";
-    const auto conn = must_connect(*engine, s.target);
-
-    exec_limits rows = time_limit(10);
-    rows.max_rows = 100;
-    auto start = std::chrono::steady_clock::now();
-    const query_outcome endless_rows = conn->execute(endless + "SELECT x FROM c", rows);
-    INFO(endless_rows.message);
-    REQUIRE(endless_rows.ok());
-    CHECK(seconds_since(start) < 20.0);  // generous: proves it stopped, not how fast
-    CHECK(endless_rows.rows.truncated());
-    CHECK(endless_rows.rows.row_count() == 100);
-    CHECK(endless_rows.rows.cell(99, 0).as_integer() == 100);
-    CHECK(endless_rows.message == "more than 100 rows (row cap)");
-    const query_outcome exact = conn->execute(endless + "SELECT x FROM c LIMIT 100", rows);
-    CHECK_FALSE(exact.rows.truncated());
-    CHECK(exact.rows.row_count() == 100);
-
-    exec_limits bytes = time_limit(10);
-    bytes.max_bytes = 1000;
-    start = std::chrono::steady_clock::now();
-    const query_outcome wide = conn->execute(endless + "SELECT x, " + hundred_a + " FROM c", bytes);
-    REQUIRE(wide.ok());
-    CHECK(seconds_since(start) < 20.0);  // generous: proves it stopped, not how fast
-    CHECK(wide.rows.truncated());
-    CHECK(wide.rows.row_count() == 10);
-    CHECK(wide.rows.cells().size() == 20);
-    CHECK(wide.message == "more than 1000 bytes of text (byte cap)");
-    // One cell bigger than the cap: reading stops early, no row is kept.
-    const query_outcome huge = conn->execute("SELECT " + huge_text, bytes);
-    REQUIRE(huge.ok());
-    CHECK(huge.rows.truncated());
-    CHECK(huge.rows.row_count() == 0);
-    CHECK(huge.rows.column_count() == 1);
-  }
-}
+// Time limits, cancel(), row and byte caps and the hostile SQL of every engine: the conformance
+// suite (test_backend_conformance.cpp, tests/cases/backend) runs them through both drivers.
 
 // --- connections ---------------------------------------------------------------------------------
 
@@ -782,12 +606,16 @@ TEST_CASE("odbc: the backend declares what it guarantees, and the dialect is the
   const auto sqlite_engine = fresh(11);
   const backend_capabilities caps = sqlite_engine->capabilities();
   CHECK(caps.dialect == "odbc");  // nothing connected yet
-  CHECK(caps.enforces_read_only);
-  CHECK(caps.engine_timeout);
-  CHECK(caps.cancellable);
-  CHECK(caps.single_statement);
+  CHECK(caps.gate == statement_gate::sdk);
+  CHECK_FALSE(caps.checks_without_executing);
+  CHECK_FALSE(caps.describes_schema);
   sqlite_file f;
-  must_connect(*sqlite_engine, f.target());
+  const auto conn = must_connect(*sqlite_engine, f.target());
+  // What it does not declare, the SDK answers for it, whatever the hooks would do.
+  const query_outcome checked = conn->check("SELECT 1", {});
+  CHECK(checked.status == query_status::backend_error);
+  CHECK(checked.message == "this backend cannot check SQL without executing it");
+  CHECK(conn->describe_schema({}).status == query_status::backend_error);
   CHECK(sqlite_engine->capabilities().dialect == "sqlite");
 
   const postgres_db db("sqlmorph_odbc_dialect");
