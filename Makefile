@@ -11,6 +11,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Debian 12 packages the build needs.
 # libcurl4-openssl-dev builds the OpenAI-compatible embedder and judge (nlohmann-json3-dev parses their JSON).
+# libssl-dev (OpenSSL's libcrypto) computes the SHA-256 of the judge's cache keys.
 # libpq-dev and unixodbc-dev build the PostgreSQL and ODBC backends; postgresql, odbc-postgresql and
 # libsqliteodbc are what the backend tests run against (a throwaway cluster, the two ODBC drivers).
 # sqlite3 (the shell) builds the empty BIRD databases of examples/judges/bird_judge.sh.
@@ -24,7 +25,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # chromium renders the HTML report in its tests (headless, driven by puppeteer-core from the npm
 # registry, pinned in tests/report/package-lock.json and installed by `make deps`).
 DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev libboost-dev libtomlplusplus-dev \
-                libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev \
+                libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libssl-dev \
                 libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3 clang-format \
                 clang libclang-rt-14-dev pybind11-dev python3-dev python3-pytest python3-pandas python3-yaml \
                 slurmctld slurmd slurm-client libxxhash-dev chromium

@@ -1,90 +1,64 @@
 #include "embeddings/embedding_store.hpp"
 
-#include <sqlite3.h>
-
 #include <spdlog/spdlog.h>
+#include <chrono>
 #include <cstring>
 
 #include "errors.hpp"
+#include "sqlite_store/statement.hpp"
+#include "sqlite_store/write_transaction.hpp"
 
 namespace sqlmorph::core {
 namespace {
 
-class statement {
- public:
-  statement(sqlite3* db, const char* sql) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) {
-      throw std::runtime_error(std::string("embedding cache: ") + sqlite3_errmsg(db));
-    }
-  }
-  ~statement() { sqlite3_finalize(stmt_); }
-  statement(const statement&) = delete;
-  statement& operator=(const statement&) = delete;
-  sqlite3_stmt* get() const noexcept { return stmt_; }
-
- private:
-  sqlite3_stmt* stmt_ = nullptr;
-};
-
-void exec(sqlite3* db, const char* sql) {
-  char* error = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
-    const std::string message = error ? error : "unknown error";
-    sqlite3_free(error);
-    throw std::runtime_error("embedding cache: " + message);
+/// The file opened as the embedding cache; failures are usage errors worded as they always were
+/// (the second form names the cache twice, as before the shared store).
+sqlite_store::store_file open_store(const std::filesystem::path& file) {
+  // Several runs may share the file: a writer waits up to a minute for another's batch rather than
+  // drop its own. synchronous=NORMAL (safe in WAL mode) may lose the last batches on a power cut,
+  // never the file, and those vectors are only embedded again.
+  const sqlite_store::store_options options{
+      .label = "embedding cache",
+      .schema =
+          "PRAGMA synchronous=NORMAL;"
+          "CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, text BLOB NOT NULL, "
+          "vector BLOB NOT NULL, PRIMARY KEY (model, text)) WITHOUT ROWID",
+      .busy_timeout = std::chrono::seconds(60),
+      .create_folders = true,
+  };
+  try {
+    return sqlite_store::store_file(file, options);
+  } catch (const sqlite_store::open_error& e) {
+    if (e.failed_at() == sqlite_store::open_error::stage::open) throw usage_error(e.what());
+    throw usage_error("cannot use the embedding cache " + file.string() + ": embedding cache: " + e.reason());
   }
 }
 
 }  // namespace
 
-embedding_store::embedding_store(const std::filesystem::path& file) : file_(file) {
-  std::error_code ec;
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                      nullptr) != SQLITE_OK) {
-    const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw usage_error("cannot open the embedding cache " + file.string() + ": " + message);
-  }
-  sqlite3_busy_timeout(db_, 60'000);
-  try {
-    exec(db_, "PRAGMA journal_mode=WAL");
-    exec(db_, "PRAGMA synchronous=NORMAL");
-    exec(db_,
-         "CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, text BLOB NOT NULL, vector BLOB NOT "
-         "NULL, "
-         "PRIMARY KEY (model, text)) WITHOUT ROWID");
-  } catch (const std::exception& e) {
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw usage_error("cannot use the embedding cache " + file.string() + ": " + e.what());
-  }
-}
-
-embedding_store::~embedding_store() {
-  sqlite3_close(db_);
-}
+embedding_store::embedding_store(const std::filesystem::path& file) : store_(open_store(file)) {}
 
 std::vector<std::optional<std::vector<double>>> embedding_store::get(std::string_view model,
                                                                      std::span<const std::string> texts) {
   std::vector<std::optional<std::vector<double>>> out(texts.size());
   const std::lock_guard lock(mutex_);
   try {
-    const statement s(db_, "SELECT vector FROM embeddings WHERE model = ?1 AND text = ?2");
-    sqlite3_bind_text(s.get(), 1, model.data(), static_cast<int>(model.size()), SQLITE_TRANSIENT);
+    // Texts are keys as blobs: SQLite never finds a text value equal to a blob, so binding them as
+    // text would miss every entry already on disk.
+    sqlite_store::statement s(store_, "SELECT vector FROM embeddings WHERE model = ?1 AND text = ?2");
+    s.bind_text(1, model);
     for (std::size_t i = 0; i < texts.size(); ++i) {
-      sqlite3_bind_blob(s.get(), 2, texts[i].data(), static_cast<int>(texts[i].size()), SQLITE_STATIC);
-      if (sqlite3_step(s.get()) == SQLITE_ROW) {
-        const auto bytes = static_cast<std::size_t>(sqlite3_column_bytes(s.get(), 0));
-        std::vector<double> v(bytes / sizeof(double));
-        if (!v.empty()) std::memcpy(v.data(), sqlite3_column_blob(s.get(), 0), v.size() * sizeof(double));
+      s.bind_blob(2, std::as_bytes(std::span(texts[i])));
+      if (s.step()) {
+        const std::span<const std::byte> bytes = s.column_blob(0);
+        std::vector<double> v(bytes.size() / sizeof(double));
+        if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
         out[i] = std::move(v);
       }
-      sqlite3_reset(s.get());
+      s.reset();
     }
   } catch (const std::exception& e) {
-    spdlog::warn("{} (reading {}); embedding again", e.what(), file_.string());
+    spdlog::warn("{} (reading {}); embedding again", e.what(), file().string());
   }
   return out;
 }
@@ -93,25 +67,21 @@ void embedding_store::put(std::string_view model, std::span<const std::string> t
                           std::span<const std::vector<double>> vectors) {
   const std::lock_guard lock(mutex_);
   try {
-    exec(db_, "BEGIN IMMEDIATE");
-    try {
-      const statement s(db_, "INSERT OR REPLACE INTO embeddings (model, text, vector) VALUES (?1, ?2, ?3)");
-      sqlite3_bind_text(s.get(), 1, model.data(), static_cast<int>(model.size()), SQLITE_TRANSIENT);
+    sqlite_store::write_transaction transaction(store_);
+    {
+      sqlite_store::statement s(
+          store_, "INSERT OR REPLACE INTO embeddings (model, text, vector) VALUES (?1, ?2, ?3)");
+      s.bind_text(1, model);
       for (std::size_t i = 0; i < texts.size() && i < vectors.size(); ++i) {
-        sqlite3_bind_blob(s.get(), 2, texts[i].data(), static_cast<int>(texts[i].size()), SQLITE_STATIC);
-        sqlite3_bind_blob(s.get(), 3, vectors[i].data(), static_cast<int>(vectors[i].size() * sizeof(double)),
-                          SQLITE_STATIC);
-        if (sqlite3_step(s.get()) != SQLITE_DONE)
-          throw std::runtime_error(std::string("embedding cache: ") + sqlite3_errmsg(db_));
-        sqlite3_reset(s.get());
+        s.bind_blob(2, std::as_bytes(std::span(texts[i])));
+        s.bind_blob(3, std::as_bytes(std::span(vectors[i])));
+        s.step();
+        s.reset();
       }
-    } catch (...) {
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
     }
-    exec(db_, "COMMIT");
+    transaction.commit();
   } catch (const std::exception& e) {
-    spdlog::warn("{} (writing {}); vectors not cached", e.what(), file_.string());
+    spdlog::warn("{} (writing {}); vectors not cached", e.what(), file().string());
   }
 }
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-struct sqlite3;
+#include "sqlite_store/store_file.hpp"
 
 namespace sqlmorph::core {
 
@@ -22,7 +22,6 @@ class embedding_store {
  public:
   /// Opens or creates the file (and its folder). Throws usage_error when it cannot.
   explicit embedding_store(const std::filesystem::path& file);
-  ~embedding_store();
   embedding_store(const embedding_store&) = delete;
   embedding_store& operator=(const embedding_store&) = delete;
 
@@ -34,11 +33,10 @@ class embedding_store {
   void put(std::string_view model, std::span<const std::string> texts,
            std::span<const std::vector<double>> vectors);
 
-  const std::filesystem::path& file() const noexcept { return file_; }
+  const std::filesystem::path& file() const noexcept { return store_.file(); }
 
  private:
-  std::filesystem::path file_;
-  sqlite3* db_ = nullptr;
+  sqlite_store::store_file store_;
   std::mutex mutex_;
 };
 

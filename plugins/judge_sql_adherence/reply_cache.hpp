@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-struct sqlite3;
+#include "sqlite_store/store_file.hpp"
 
 namespace sqlmorph::openai {
 
@@ -33,7 +33,6 @@ class reply_cache {
  public:
   /// Opens or creates the file; throws std::invalid_argument naming it when that fails.
   explicit reply_cache(const std::filesystem::path& file);
-  ~reply_cache();
   reply_cache(const reply_cache&) = delete;
   reply_cache& operator=(const reply_cache&) = delete;
 
@@ -42,8 +41,7 @@ class reply_cache {
   void store(const vote_key& key, const cached_reply& reply) const;
 
  private:
-  std::filesystem::path file_;
-  sqlite3* db_ = nullptr;
+  sqlite_store::store_file store_;
   mutable std::mutex mutex_;
 };
 

@@ -12,6 +12,11 @@
 using namespace sqlmorph::openai;
 
 TEST_CASE("sha256 matches the FIPS 180-4 test vectors") {
+  // Every byte value once, four times over: bytes above 0x7F and NULs are hashed as they are.
+  std::string all_bytes;
+  for (int round = 0; round < 4; ++round) {
+    for (int b = 0; b < 256; ++b) all_bytes.push_back(static_cast<char>(b));
+  }
   const struct {
     std::string input;
     const char* digest;
@@ -20,7 +25,12 @@ TEST_CASE("sha256 matches the FIPS 180-4 test vectors") {
       {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
       {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+      {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+       "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+       "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"},
       {std::string(1000000, 'a'), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"},
+      {std::string(1, '\0'), "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d"},
+      {all_bytes, "785b0751fc2c53dc14a4ce3d800e69ef9ce1009eb327ccf458afe09c242c26c9"},
   };
   for (const auto& c : cases) {
     INFO("input of ", c.input.size(), " bytes");
