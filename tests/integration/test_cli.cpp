@@ -233,6 +233,19 @@ TEST_CASE("sqlmorph plugins lists components and refused libraries") {
   const json parsed = json::parse(j.out);
   CHECK(parsed["refused"].size() == 5);
   CHECK(parsed["components"].size() > 10);
+  // Backends show their capabilities (an instance made with the default options).
+  CHECK(r.out.find("capabilities: dialect sqlite; statements checked by the engine; check without executing: "
+                   "yes; schema description: yes") != std::string::npos);
+  bool saw_odbc = false;
+  for (const json& c : parsed["components"]) {
+    if (c["kind"] == "backend" && c["name"] == "odbc") {
+      saw_odbc = true;
+      CHECK(c["capabilities"]["statement_gate"] == "sdk");
+      CHECK(c["capabilities"]["checks_without_executing"] == false);
+      CHECK(c["capabilities"]["describes_schema"] == false);
+    }
+  }
+  CHECK(saw_odbc);
 }
 
 TEST_CASE("a technique declared in sqlmorph.toml uses a plugin written against the SDK alone") {
