@@ -572,6 +572,11 @@ TEST_CASE(
   CHECK(routes["backends"][0]["name"] == "frozen");
   CHECK(routes["backends"][0]["target"].get<std::string>().find("{db_id}/{db_id}.sqlite") !=
         std::string::npos);
+  // What each backend can do is recorded with it.
+  CHECK(routes["backends"][0]["capabilities"] == json({{"dialect", "sqlite"},
+                                                       {"statement_gate", "engine"},
+                                                       {"checks_without_executing", true},
+                                                       {"describes_schema", true}}));
 
   // Gold on one backend, predictions on the other; an unknown backend is a usage error (exit 2).
   const auto mixed = run_sqlmorph({"--config",
