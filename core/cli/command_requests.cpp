@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "app/evaluation_request.hpp"
 #include "app/preflight.hpp"
-#include "app/run_origin.hpp"
 #include "config/run_values.hpp"
 #include "datasets/bird_files.hpp"
 #include "datasets/cases_file.hpp"
@@ -131,46 +131,26 @@ std::vector<example> read_examples(const eval_options& o) {
 }
 
 evaluation_settings evaluation_settings_from(environment& env, const eval_options& o, bool quiet) {
-  const run_limits limits = limits_from(env.config(), o.run);
-  evaluation_settings settings;
-  settings.routes = env.routes(route_choice_from(o.run), o.backends);
-  settings.gold_limits = limits.gold;
-  settings.pred_limits = limits.pred;
+  // The embedding cache follows --cache too (before anything is embedded).
   env.use_embedding_cache(
       o.run.embedding_cache, o.run.no_embedding_cache,
       o.cache ? std::optional<std::filesystem::path>(*o.cache) : env.config().run.cache_dir);
-  std::vector<std::string> names = split_technique_list(o.run.techniques);
-  // spider_exact_match is built in (a metric on parsed SQL and tables.json, nothing executed).
-  settings.exact_match =
-      take_exact_match(names, o.tables ? std::optional<std::filesystem::path>(*o.tables) : std::nullopt,
-                       o.gold ? std::optional<std::filesystem::path>(*o.gold) : std::nullopt, "--tables");
-  settings.techniques = env.techniques().assemble(names, parse_penalize_choice(o.run.penalize),
-                                                  env.registry(), o.run.plug_value);
-  settings.judges = resolve_judges(env.config(), env.registry(), o.judges);
-  if (settings.techniques.empty() && settings.judges.empty() && !settings.exact_match)
-    throw usage_error("nothing to do: --techniques none and no --judges");
-  if (!o.run.no_preflight) check_remote_services(settings.techniques, settings.judges, env.registry());
+  evaluation_request r = request_from(o.run);
+  if (o.tables) r.tables = std::filesystem::path(*o.tables);
+  if (o.gold) r.gold_file = std::filesystem::path(*o.gold);
+  r.judges = resolve_judges(env.config(), env.registry(), o.judges);
+  r.backends = o.backends;
   // An empty folder name writes nothing (the Python module's out=None; the CLI refuses it).
-  if (!o.out.empty()) settings.out_dir = std::filesystem::path(o.out);
-  settings.jobs = o.jobs ? checked_jobs(static_cast<double>(*o.jobs), "--jobs") : env.config().run.jobs;
-  settings.resume = o.resume;
-  settings.overwrite = o.overwrite;
-  settings.require_databases = o.require_databases;
-  if (o.keep_rows) settings.evidence.keep_rows = checked_row_cap(*o.keep_rows, "--keep-rows");
-  if (o.sqlmorph_logs) settings.sqlmorph_logs = std::filesystem::path(*o.sqlmorph_logs);
-  if (o.resume && o.overwrite)
-    throw usage_error("--resume and --overwrite contradict each other: choose one");
-  if (o.cache)
-    settings.cache_dir = std::filesystem::path(*o.cache);
-  else
-    settings.cache_dir = env.config().run.cache_dir;
-  settings.on_script_error = parse_script_error_policy(env.config().lua.on_error);
-  settings.progress = quiet ? progress_mode::none : parse_progress_mode(o.progress);
-  // What run.json records about how the run was made.
-  const nlohmann::ordered_json origin = run_origin(env.config(), env.registry());
-  for (const auto& [key, value] : origin.items()) settings.manifest[key] = value;
-
-  return settings;
+  if (!o.out.empty()) r.out = std::filesystem::path(o.out);
+  if (o.jobs) r.jobs = static_cast<double>(*o.jobs);
+  r.resume = o.resume;
+  r.overwrite = o.overwrite;
+  r.require_databases = o.require_databases;
+  r.keep_rows = o.keep_rows;
+  if (o.sqlmorph_logs) r.sqlmorph_logs = std::filesystem::path(*o.sqlmorph_logs);
+  if (o.cache) r.cache = std::filesystem::path(*o.cache);
+  r.progress = quiet ? progress_mode::none : parse_progress_mode(o.progress);
+  return evaluation_settings_for(r, env.config(), env.registry(), env.techniques());
 }
 
 }  // namespace sqlmorph::core

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <sqlmorph/query.hpp>
 
+#include "app/evaluation_request.hpp"
 #include "backends/backend_routes.hpp"
 #include "config/config.hpp"
 
@@ -50,15 +51,15 @@ void add_preflight_option(CLI::App& cmd, bool& no_preflight);
 /// --embedding-cache FILE and --no-embedding-cache.
 void add_embedding_cache_options(CLI::App& cmd, std::optional<std::string>& file, bool& none);
 
-struct run_limits {
-  exec_limits gold;
-  exec_limits pred;
-};
 /// The limits of gold and predicted queries: the command line over sqlmorph.toml over defaults.
 run_limits limits_from(const config& c, const run_options& o);
 
 /// The backends chosen on the command line (over sqlmorph.toml).
 route_choice route_choice_from(const run_options& o);
+
+/// What the run options ask (techniques, penalize, plug_value, limits, backends, preflight), for
+/// the shared builder (app/evaluation_request.hpp).
+evaluation_request request_from(const run_options& o);
 
 /// Applies -v / -q.
 void apply_logging(const global_options& g);

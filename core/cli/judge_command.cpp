@@ -113,8 +113,10 @@ int run_judge(const global_options& g, const judge_options& o) {
     ex.db_id = target->db_id;
   }
   const configured_backend& backend = routes->for_role(ex, query_role::pred);
-  exec_limits limits;
-  limits.timeout_seconds = o.timeout.value_or(cfg.run.timeout_seconds);
+  // The limits of a predicted query, as a run would set them (--timeout over sqlmorph.toml).
+  limit_request asked;
+  asked.timeout = o.timeout;
+  const exec_limits limits = run_limits_from(cfg, asked).pred;
 
   std::unique_ptr<connection> conn;
   if (target) conn = open_database(backend, *target, o.db ? "--db" : o.db_id ? "--db-id" : "--schema-from");

@@ -77,19 +77,21 @@ route_choice route_choice_from(const run_options& o) {
 }
 
 run_limits limits_from(const config& c, const run_options& o) {
-  exec_limits base;
-  base.timeout_seconds = o.timeout ? checked_timeout(*o.timeout, "--timeout") : c.run.timeout_seconds;
-  base.max_rows = o.max_rows.value_or(c.run.max_rows);
-  base.max_bytes = c.run.max_result_bytes;
-  run_limits l{base, base};
-  // A timeout given on the command line beats the file's role-specific ones.
-  if (!o.timeout) {
-    if (c.run.gold_timeout_seconds) l.gold.timeout_seconds = *c.run.gold_timeout_seconds;
-    if (c.run.pred_timeout_seconds) l.pred.timeout_seconds = *c.run.pred_timeout_seconds;
-  }
-  if (o.gold_timeout) l.gold.timeout_seconds = checked_timeout(*o.gold_timeout, "--gold-timeout");
-  if (o.pred_timeout) l.pred.timeout_seconds = checked_timeout(*o.pred_timeout, "--pred-timeout");
-  return l;
+  return run_limits_from(c, request_from(o).limits);
+}
+
+evaluation_request request_from(const run_options& o) {
+  evaluation_request r;
+  r.techniques = split_technique_list(o.techniques);
+  r.penalize = o.penalize;
+  r.plug_value = o.plug_value;
+  r.limits.timeout = o.timeout;
+  r.limits.gold_timeout = o.gold_timeout;
+  r.limits.pred_timeout = o.pred_timeout;
+  if (o.max_rows) r.limits.max_rows = static_cast<double>(*o.max_rows);
+  r.routes = route_choice_from(o);
+  r.preflight = !o.no_preflight;
+  return r;
 }
 
 void apply_logging(const global_options& g) {

@@ -5,8 +5,7 @@
 #include <fstream>
 #include <new>
 
-#include "app/preflight.hpp"
-#include "app/run_origin.hpp"
+#include "app/evaluation_request.hpp"
 #include "config/run_values.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
@@ -255,7 +254,7 @@ void push_optional(lua_State* L, const std::optional<double>& v) {
 
 // sqlmorph.evaluate{ examples = E or {E1, E2}, techniques = "all" or {...}, penalize = "true"|"false"|"both",
 //                    plug_value = bool, tables = FILE (Spider's tables.json, for spider_exact_match),
-//                    keep_rows = N (rows per result in examples.jsonl),
+//                    keep_rows = N (rows per result in examples.jsonl), sqlmorph_logs = DIR,
 //                    timeout = S, gold_timeout = S, pred_timeout = S, max_rows = N,
 //                    jobs = N, backend = NAME, gold_backend = NAME, pred_backend = NAME, databases = { db_id
 //                    = NAME }, backends = { NAME, ... } (each example on each, systems SYSTEM@NAME), out =
@@ -294,49 +293,38 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   }
   lua_pop(L, 1);
 
-  std::vector<std::string> techniques;
+  evaluation_request r;
+  r.name = [](std::string_view setting) { return "sqlmorph.evaluate: '" + std::string(setting) + "'"; };
   lua_getfield(L, 1, "techniques");
-  if (lua_isnil(L, -1)) {
-    techniques = {"all"};
-  } else if (lua_type(L, -1) == LUA_TSTRING) {
-    techniques = split_technique_list(lua_tostring(L, -1));
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    r.techniques = split_technique_list(lua_tostring(L, -1));
   } else if (lua_istable(L, -1)) {
+    r.techniques.clear();
     const auto n = static_cast<int>(lua_rawlen(L, -1));
     for (int i = 1; i <= n; ++i) {
       lua_rawgeti(L, -1, i);
       if (lua_type(L, -1) != LUA_TSTRING)
         throw usage_error("sqlmorph.evaluate: 'techniques' lists technique names");
-      techniques.emplace_back(lua_tostring(L, -1));
+      r.techniques.emplace_back(lua_tostring(L, -1));
       lua_pop(L, 1);
     }
-  } else {
+  } else if (!lua_isnil(L, -1)) {
     throw usage_error("sqlmorph.evaluate: 'techniques' must be \"all\" or a list of names");
   }
   lua_pop(L, 1);
 
-  std::string penalize = "true";
   lua_getfield(L, 1, "penalize");
   if (lua_isboolean(L, -1))
-    penalize = lua_toboolean(L, -1) ? "true" : "false";
+    r.penalize = lua_toboolean(L, -1) ? "true" : "false";
   else if (lua_type(L, -1) == LUA_TSTRING)
-    penalize = lua_tostring(L, -1);
+    r.penalize = lua_tostring(L, -1);
   lua_pop(L, 1);
   lua_getfield(L, 1, "plug_value");
   if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
     throw usage_error("sqlmorph.evaluate: 'plug_value' must be a boolean (the official Spider --plug_value)");
-  const bool plug_value = lua_toboolean(L, -1) != 0;
+  r.plug_value = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
 
-  evaluation_settings settings;
-  exec_limits base;
-  base.timeout_seconds = ctx.config->run.timeout_seconds;
-  base.max_rows = ctx.config->run.max_rows;
-  base.max_bytes = ctx.config->run.max_result_bytes;
-  settings.gold_limits = settings.pred_limits = base;
-  if (ctx.config->run.gold_timeout_seconds)
-    settings.gold_limits.timeout_seconds = *ctx.config->run.gold_timeout_seconds;
-  if (ctx.config->run.pred_timeout_seconds)
-    settings.pred_limits.timeout_seconds = *ctx.config->run.pred_timeout_seconds;
   const auto number_field = [&](const char* field) -> std::optional<double> {
     lua_getfield(L, 1, field);
     std::optional<double> v;
@@ -347,41 +335,34 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     lua_pop(L, 1);
     return v;
   };
-  const auto field_name = [](const char* field) { return std::string("sqlmorph.evaluate: '") + field + "'"; };
-  if (const auto t = number_field("timeout"))
-    settings.gold_limits.timeout_seconds = settings.pred_limits.timeout_seconds =
-        checked_timeout(*t, field_name("timeout"));
-  if (const auto t = number_field("gold_timeout"))
-    settings.gold_limits.timeout_seconds = checked_timeout(*t, field_name("gold_timeout"));
-  if (const auto t = number_field("pred_timeout"))
-    settings.pred_limits.timeout_seconds = checked_timeout(*t, field_name("pred_timeout"));
-  if (const auto n = number_field("max_rows"))
-    settings.gold_limits.max_rows = settings.pred_limits.max_rows =
-        checked_row_cap(*n, field_name("max_rows"));
-  if (const auto k = number_field("keep_rows"))
-    settings.evidence.keep_rows = checked_row_cap(*k, field_name("keep_rows"));
-  if (const auto j = number_field("jobs"))
-    settings.jobs = checked_jobs(*j, field_name("jobs"));
-  else
-    settings.jobs = ctx.config->run.jobs;
-  lua_getfield(L, 1, "resume");
-  settings.resume = lua_toboolean(L, -1) != 0;
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "overwrite");
-  settings.overwrite = lua_toboolean(L, -1) != 0;
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "require_databases");
-  settings.require_databases = lua_toboolean(L, -1) != 0;
-  lua_pop(L, 1);
-  if (const auto cache = opt_string(L, 1, "cache"))
-    settings.cache_dir = std::filesystem::path(*cache);
-  else
-    settings.cache_dir = ctx.config->run.cache_dir;
-  settings.progress = parse_progress_mode(opt_string(L, 1, "progress").value_or("none"));
-  route_choice routes;
-  routes.backend = opt_string(L, 1, "backend");
-  routes.gold_backend = opt_string(L, 1, "gold_backend");
-  routes.pred_backend = opt_string(L, 1, "pred_backend");
+  const auto flag_field = [&](const char* field) {
+    lua_getfield(L, 1, field);
+    const bool on = lua_toboolean(L, -1) != 0;
+    lua_pop(L, 1);
+    return on;
+  };
+  const auto path_field = [&](const char* field) -> std::optional<std::filesystem::path> {
+    if (const auto text = opt_string(L, 1, field)) return std::filesystem::path(*text);
+    return std::nullopt;
+  };
+  r.limits.timeout = number_field("timeout");
+  r.limits.gold_timeout = number_field("gold_timeout");
+  r.limits.pred_timeout = number_field("pred_timeout");
+  r.limits.max_rows = number_field("max_rows");
+  r.keep_rows = number_field("keep_rows");
+  r.jobs = number_field("jobs");
+  r.resume = flag_field("resume");
+  r.overwrite = flag_field("overwrite");
+  r.require_databases = flag_field("require_databases");
+  r.cache = path_field("cache");
+  r.out = path_field("out");
+  r.sqlmorph_logs = path_field("sqlmorph_logs");
+  r.tables = path_field("tables");
+  r.progress = parse_progress_mode(opt_string(L, 1, "progress").value_or("none"));
+  r.on_script_error = opt_string(L, 1, "on_script_error");
+  r.routes.backend = opt_string(L, 1, "backend");
+  r.routes.gold_backend = opt_string(L, 1, "gold_backend");
+  r.routes.pred_backend = opt_string(L, 1, "pred_backend");
   lua_getfield(L, 1, "databases");
   if (lua_istable(L, -1)) {
     lua_pushnil(L);
@@ -389,14 +370,13 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
       if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING) {
         throw usage_error("sqlmorph.evaluate: 'databases' maps db_id = \"backend name\"");
       }
-      routes.databases.emplace_back(lua_tostring(L, -2), lua_tostring(L, -1));
+      r.routes.databases.emplace_back(lua_tostring(L, -2), lua_tostring(L, -1));
       lua_pop(L, 1);
     }
   } else if (!lua_isnil(L, -1)) {
     throw usage_error("sqlmorph.evaluate: 'databases' must be a table { db_id = \"backend\" }");
   }
   lua_pop(L, 1);
-  std::vector<std::string> side_by_side;
   lua_getfield(L, 1, "backends");
   if (lua_istable(L, -1)) {
     const auto n = static_cast<int>(lua_rawlen(L, -1));
@@ -404,33 +384,20 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
       lua_rawgeti(L, -1, i);
       if (lua_type(L, -1) != LUA_TSTRING)
         throw usage_error("sqlmorph.evaluate: 'backends' lists backend names");
-      side_by_side.emplace_back(lua_tostring(L, -1));
+      r.backends.emplace_back(lua_tostring(L, -1));
       lua_pop(L, 1);
     }
   } else if (!lua_isnil(L, -1)) {
     throw usage_error("sqlmorph.evaluate: 'backends' must be a list of backend names");
   }
   lua_pop(L, 1);
-  if (!side_by_side.empty()) examples = examples_on_each_backend(examples, side_by_side);
-  settings.routes = backend_routes::make(*ctx.config, *ctx.registry, routes, side_by_side);
-  // spider_exact_match is built in: it reads Spider's tables.json (`tables`), executes nothing.
-  const auto tables = opt_string(L, 1, "tables");
-  settings.exact_match =
-      take_exact_match(techniques, tables ? std::optional<std::filesystem::path>(*tables) : std::nullopt,
-                       std::nullopt, "sqlmorph.evaluate: 'tables'");
-  settings.techniques =
-      ctx.catalog->assemble(techniques, parse_penalize_choice(penalize), *ctx.registry, plug_value);
-  settings.judges = judges_field(L, 1, ctx);
-  settings.on_script_error =
-      parse_script_error_policy(opt_string(L, 1, "on_script_error").value_or(ctx.config->lua.on_error));
-  if (const auto out = opt_string(L, 1, "out")) settings.out_dir = std::filesystem::path(*out);
-  // run.json describes how the run was made as `eval`'s does (command, configuration, plugins, build).
-  settings.manifest = run_origin(*ctx.config, *ctx.registry);
+  if (!r.backends.empty()) examples = examples_on_each_backend(examples, r.backends);
+  r.judges = judges_field(L, 1, ctx);
   // The remote services (judges, embedders) answer before anything runs, as in `eval`.
   lua_getfield(L, 1, "preflight");
-  const bool preflight = lua_isnil(L, -1) ? ctx.preflight : lua_toboolean(L, -1) != 0;
+  r.preflight = lua_isnil(L, -1) ? ctx.preflight : lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
-  if (preflight) check_remote_services(settings.techniques, settings.judges, *ctx.registry);
+  const evaluation_settings settings = evaluation_settings_for(r, *ctx.config, *ctx.registry, *ctx.catalog);
 
   const evaluation_outcome outcome = run_evaluation(examples, settings);
   if (outcome.stats.interrupted)
