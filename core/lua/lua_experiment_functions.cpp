@@ -271,10 +271,8 @@ void require_experiment(const lua_module_context& ctx, const char* function) {
   }
 }
 
-int evaluate(lua_State* L, lua_module_context& ctx) {
-  require_experiment(ctx, "evaluate");
-  luaL_checktype(L, 1, LUA_TTABLE);
-  if (ctx.replay()) throw usage_error("sqlmorph.evaluate cannot run inside a technique script");
+// examples = E or {E1, E2}: the example sets, joined.
+example_list examples_field(lua_State* L) {
   example_list examples;
   lua_getfield(L, 1, "examples");
   if (luaL_testudata(L, -1, examples_type) != nullptr) {
@@ -292,7 +290,12 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
         "sqlmorph.evaluate: 'examples' is required (from sqlmorph.spider{...} or sqlmorph.cases{...})");
   }
   lua_pop(L, 1);
+  return examples;
+}
 
+// The fields of sqlmorph.evaluate{...} as a request for the shared builder (app/evaluation_request);
+// `backends` multiplies `examples` (each on each backend).
+evaluation_request request_fields(lua_State* L, lua_module_context& ctx, example_list& examples) {
   evaluation_request r;
   r.name = [](std::string_view setting) { return "sqlmorph.evaluate: '" + std::string(setting) + "'"; };
   lua_getfield(L, 1, "techniques");
@@ -397,24 +400,12 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
   lua_getfield(L, 1, "preflight");
   r.preflight = lua_isnil(L, -1) ? ctx.preflight : lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
-  const evaluation_settings settings = evaluation_settings_for(r, *ctx.config, *ctx.registry, *ctx.catalog);
+  return r;
+}
 
-  const evaluation_outcome outcome = run_evaluation(examples, settings);
-  if (outcome.stats.interrupted)
-    throw usage_error("sqlmorph.evaluate was interrupted; evaluate with resume = true to continue");
-
-  // { examples, wall_seconds, out, rows = { {system, technique, penalize, count, scored, EX, EXP, EXR, F1,
-  // statuses}, ... }, exact_match = {...}, judges = {...} }
-  lua_createtable(L, 0, 4);
-  lua_pushinteger(L, static_cast<lua_Integer>(outcome.examples));
-  lua_setfield(L, -2, "examples");
-  lua_pushnumber(L, outcome.wall_seconds);
-  lua_setfield(L, -2, "wall_seconds");
-  if (settings.out_dir) {
-    lua_pushstring(L, settings.out_dir->string().c_str());
-    lua_setfield(L, -2, "out");
-  }
-  const auto& groups = outcome.summary.groups();
+// rows = { {system, technique, penalize, count, scored, EX, EXP, EXR, F1, statuses}, ... }
+void push_technique_rows(lua_State* L, const run_summary& summary) {
+  const auto& groups = summary.groups();
   lua_createtable(L, static_cast<int>(groups.size()), 0);
   for (std::size_t i = 0; i < groups.size(); ++i) {
     const run_summary::group& g = groups[i];
@@ -445,8 +436,11 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
   }
   lua_setfield(L, -2, "rows");
-  // exact_match = { {system, count, EM, by_difficulty = { easy = {count, EM}, ..., all = {...} }}, ... }
-  const auto& exact = outcome.summary.exact_match();
+}
+
+// exact_match = { {system, count, EM, by_difficulty = { easy = {count, EM}, ..., all = {...} }}, ... }
+void push_exact_match(lua_State* L, const run_summary& summary) {
+  const auto& exact = summary.exact_match();
   lua_createtable(L, static_cast<int>(exact.size()), 0);
   for (std::size_t i = 0; i < exact.size(); ++i) {
     const std::string& system = exact[i].first;
@@ -471,9 +465,12 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
   }
   lua_setfield(L, -2, "exact_match");
-  // judges = { {system, judge, count, labelled, mean_label, mean_confidence, agreement, compared,
-  //             counts = {judge1_ex1, ...}, prompt_tokens, completion_tokens, statuses}, ... }
-  const auto& judged = outcome.summary.judge_groups();
+}
+
+// judges = { {system, judge, count, labelled, mean_label, mean_confidence, agreement, compared,
+//             counts = {judge1_ex1, ...}, prompt_tokens, completion_tokens, statuses}, ... }
+void push_judge_rows(lua_State* L, const run_summary& summary) {
+  const auto& judged = summary.judge_groups();
   lua_createtable(L, static_cast<int>(judged.size()), 0);
   for (std::size_t i = 0; i < judged.size(); ++i) {
     const run_summary::judge_group& g = judged[i];
@@ -490,7 +487,7 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     lua_setfield(L, -2, "mean_label");
     push_optional(L, g.mean_confidence());
     lua_setfield(L, -2, "mean_confidence");
-    if (outcome.summary.has_execution_accuracy()) {
+    if (summary.has_execution_accuracy()) {
       push_optional(L, g.agreement());
       lua_setfield(L, -2, "agreement");
       lua_pushinteger(L, static_cast<lua_Integer>(g.compared()));
@@ -516,6 +513,32 @@ int evaluate(lua_State* L, lua_module_context& ctx) {
     lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
   }
   lua_setfield(L, -2, "judges");
+}
+
+int evaluate(lua_State* L, lua_module_context& ctx) {
+  require_experiment(ctx, "evaluate");
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (ctx.replay()) throw usage_error("sqlmorph.evaluate cannot run inside a technique script");
+  example_list examples = examples_field(L);
+  const evaluation_request r = request_fields(L, ctx, examples);
+  const evaluation_settings settings = evaluation_settings_for(r, *ctx.config, *ctx.registry, *ctx.catalog);
+  const evaluation_outcome outcome = run_evaluation(examples, settings);
+  if (outcome.stats.interrupted)
+    throw usage_error("sqlmorph.evaluate was interrupted; evaluate with resume = true to continue");
+
+  // { examples, wall_seconds, out, rows, exact_match, judges }
+  lua_createtable(L, 0, 6);
+  lua_pushinteger(L, static_cast<lua_Integer>(outcome.examples));
+  lua_setfield(L, -2, "examples");
+  lua_pushnumber(L, outcome.wall_seconds);
+  lua_setfield(L, -2, "wall_seconds");
+  if (settings.out_dir) {
+    lua_pushstring(L, settings.out_dir->string().c_str());
+    lua_setfield(L, -2, "out");
+  }
+  push_technique_rows(L, outcome.summary);
+  push_exact_match(L, outcome.summary);
+  push_judge_rows(L, outcome.summary);
   return 1;
 }
 

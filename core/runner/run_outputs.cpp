@@ -1,0 +1,131 @@
+#include "runner/run_outputs.hpp"
+
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include <sqlmorph/version.hpp>
+
+#include "errors.hpp"
+#include "runner/unit_evaluation.hpp"
+
+namespace sqlmorph::core {
+namespace {
+
+nlohmann::ordered_json limits_json(const exec_limits& l) {
+  return {{"timeout_seconds", l.timeout_seconds}, {"max_rows", l.max_rows}, {"max_bytes", l.max_bytes}};
+}
+
+// What run.json says about the run's settings and techniques.
+void describe_run(nlohmann::ordered_json& m, const std::vector<example>& examples,
+                  const evaluation_settings& settings, unsigned jobs) {
+  m["sqlmorph"] = SQLMORPH_VERSION_STRING;
+  for (const auto& [key, v] : settings.manifest.items()) m[key] = v;
+  m["machine"] = machine_description();
+  m["settings"] = {
+      {"jobs", jobs},
+      {"backends", settings.routes->describe()},
+      {"gold_limits", limits_json(settings.gold_limits)},
+      {"pred_limits", limits_json(settings.pred_limits)},
+      {"cache", settings.cache_dir ? nlohmann::ordered_json(settings.cache_dir->string()) : nullptr},
+      {"resume", settings.resume}};
+  m["techniques"] = nlohmann::ordered_json::array();
+  for (const auto& t : settings.techniques) {
+    m["techniques"].push_back(
+        {{"name", t->name()},
+         {"penalize_extra_pred_cols",
+          t->penalize_extra_pred_cols() ? nlohmann::ordered_json(*t->penalize_extra_pred_cols()) : nullptr},
+         {"declared_at", t->spec().origin},
+         {"components", t->identity()}});
+  }
+  if (settings.exact_match)
+    m["techniques"].push_back({{"name", exact_match_technique},
+                               {"penalize_extra_pred_cols", nullptr},
+                               {"declared_at", "built in"},
+                               {"components", settings.exact_match->identity()}});
+  if (!settings.judges.empty()) m["judges"] = describe_judges(settings.judges);
+  m["examples"] = examples.size();
+}
+
+}  // namespace
+
+run_outputs::run_outputs(const std::vector<example>& examples, const std::vector<work_unit>& units,
+                         const evaluation_settings& settings, unsigned jobs) {
+  if (settings.sqlmorph_logs) sqlmorph_logs_ = std::make_unique<sqlmorph_log_writer>(*settings.sqlmorph_logs);
+  if (!settings.out_dir) return;
+  const std::filesystem::path& dir = *settings.out_dir;
+  const std::string fingerprint = run_fingerprint(examples, settings);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw usage_error("cannot create output directory " + dir.string() + ": " + ec.message());
+  lock_ = std::make_unique<output_lock>(dir);
+  const auto manifest_file = dir / "run.json";
+  // A folder holding a run is continued (--resume) or replaced (--overwrite), never silently
+  // started over: that would throw away what an interrupted run had finished.
+  if (!settings.resume && !settings.overwrite) {
+    const auto results_path = dir / "results.jsonl";
+    const bool has_results =
+        std::filesystem::exists(results_path, ec) && std::filesystem::file_size(results_path, ec) > 0 && !ec;
+    if (has_results || std::filesystem::exists(manifest_file, ec)) {
+      throw usage_error(dir.string() +
+                        " already holds a run; pass --resume to continue it, --overwrite to replace it, or "
+                        "choose another --out");
+    }
+  }
+  if (settings.resume) {
+    const std::string previous = run_manifest::previous_fingerprint(manifest_file);
+    if (previous.empty()) {
+      spdlog::warn("--resume: no run.json in {}; starting from what results.jsonl holds", dir.string());
+    } else if (previous != fingerprint) {
+      throw usage_error(
+          "cannot resume the run in " + dir.string() +
+          ": it was made with other examples, techniques, limits or backend (run.json fingerprint " +
+          previous + ", this run " + fingerprint + ")");
+    }
+  }
+  // examples.jsonl first: results.jsonl resumes no further than the evidence of its units.
+  evidence_ = std::make_unique<examples_file>(dir / "examples.jsonl", settings.resume, units.size(),
+                                              [&](std::size_t u) {
+                                                std::vector<std::pair<std::string, std::string>> ids;
+                                                for (const std::size_t i : units[u].examples)
+                                                  ids.emplace_back(examples[i].id, examples[i].system);
+                                                return ids;
+                                              });
+  if (settings.resume && evidence_->complete_units() == 0 &&
+      std::filesystem::exists(dir / "results.jsonl", ec))
+    spdlog::warn("resume: {} holds no complete unit: every unit is evaluated again",
+                 (dir / "examples.jsonl").string());
+  results_ = std::make_unique<results_file>(
+      dir / "results.jsonl", settings.resume, settings.resume ? evidence_->complete_units() : units.size(),
+      [&](std::size_t u) {
+        return unit_record_keys(units[u], examples, settings.techniques, settings.exact_match != nullptr,
+                                settings.judges);
+      });
+  evidence_->keep_units(results_->resumed_units());
+  manifest_ = std::make_unique<run_manifest>(manifest_file, fingerprint);
+  describe_run(manifest_->data(), examples, settings, jobs);
+  manifest_->write("running");
+}
+
+std::size_t run_outputs::resumed_units() const noexcept {
+  return results_ ? results_->resumed_units() : 0;
+}
+
+const std::vector<record>& run_outputs::resumed_records() const {
+  static const std::vector<record> none;
+  return results_ ? results_->resumed_records() : none;
+}
+
+void run_outputs::append_unit(const std::vector<std::string>& lines, const std::vector<record>& records) {
+  if (evidence_) evidence_->append_unit(lines);
+  if (results_) results_->append_unit(records);
+  if (sqlmorph_logs_) sqlmorph_logs_->write_unit(lines, records);
+}
+
+void run_outputs::finish(const std::string& status, const nlohmann::ordered_json& statistics) {
+  if (!manifest_) return;
+  if (!statistics.is_null()) manifest_->data()["statistics"] = statistics;
+  manifest_->write(status);
+}
+
+}  // namespace sqlmorph::core

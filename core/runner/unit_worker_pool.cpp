@@ -1,0 +1,94 @@
+#include "runner/unit_worker_pool.hpp"
+
+#include <system_error>
+
+#include <spdlog/spdlog.h>
+
+#include "errors.hpp"
+
+namespace sqlmorph::core {
+
+unit_worker_pool::unit_worker_pool(std::size_t first, std::size_t count, std::size_t window, unsigned workers,
+                                   worker_factory make)
+    : count_(count), window_(window), next_(first), written_(first) {
+  const std::size_t needed = std::min<std::size_t>(workers, count > first ? count - first : 0);
+  for (std::size_t j = 0; j < needed; ++j) {
+    // A thread the system refuses (EAGAIN: a process or thread limit) must not leave the ones
+    // already started running when the exception unwinds (std::terminate): go on with fewer, or
+    // stop cleanly when there is none.
+    try {
+      threads_.emplace_back([this, make] { work_(make); });
+    } catch (const std::system_error& e) {
+      if (threads_.empty()) throw usage_error(std::string("cannot start a worker thread: ") + e.what());
+      spdlog::warn("started {} of {} workers (the system refused more: {})", threads_.size(), needed,
+                   e.what());
+      break;
+    }
+  }
+}
+
+unit_worker_pool::~unit_worker_pool() {
+  stop();
+}
+
+void unit_worker_pool::work_(const worker_factory& make) {
+  try {
+    const unit_evaluator evaluate = make();
+    while (true) {
+      std::size_t u;
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return stop_ || next_ < written_ + window_ || next_ >= count_; });
+        if (stop_ || next_ >= count_) return;
+        u = next_++;
+      }
+      finished_unit done = evaluate(u);
+      {
+        std::lock_guard lock(mutex_);
+        finished_.emplace(u, std::move(done));
+      }
+      changed_.notify_all();
+    }
+  } catch (...) {
+    std::lock_guard lock(mutex_);
+    if (!failure_) failure_ = std::current_exception();
+    stop_ = true;
+    changed_.notify_all();
+  }
+}
+
+std::optional<finished_unit> unit_worker_pool::take(std::size_t u, std::chrono::milliseconds wait) {
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, wait, [&] { return finished_.count(u) > 0 || failure_; });
+  if (failure_) return std::nullopt;
+  const auto it = finished_.find(u);
+  if (it == finished_.end()) return std::nullopt;
+  finished_unit out = std::move(it->second);
+  finished_.erase(it);
+  return out;
+}
+
+void unit_worker_pool::written(std::size_t next) {
+  {
+    std::lock_guard lock(mutex_);
+    written_ = next;
+  }
+  changed_.notify_all();
+}
+
+std::exception_ptr unit_worker_pool::failure() {
+  std::lock_guard lock(mutex_);
+  return failure_;
+}
+
+void unit_worker_pool::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+}
+
+}  // namespace sqlmorph::core

@@ -1,0 +1,70 @@
+#pragma once
+// The workers of a run: each takes the next unit in order, at most `window` units ahead of the
+// writer, and leaves what it made for the writer, which takes the units back in order.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "eval/record.hpp"
+
+namespace sqlmorph::core {
+
+/// What a worker made of one unit: its records and its examples.jsonl lines.
+struct finished_unit {
+  std::vector<record> records;
+  std::vector<std::string> lines;
+};
+
+class unit_worker_pool {
+ public:
+  /// Evaluates one unit on the worker thread that made it (the worker's connections, evaluator
+  /// and judges live in it).
+  using unit_evaluator = std::function<finished_unit(std::size_t unit)>;
+  /// Called once on each worker thread to make that worker's evaluator.
+  using worker_factory = std::function<unit_evaluator()>;
+
+  /// Starts up to `workers` threads for units [first, count). A thread the system refuses (EAGAIN)
+  /// leaves fewer workers, with a warning; none at all is a usage_error.
+  unit_worker_pool(std::size_t first, std::size_t count, std::size_t window, unsigned workers,
+                   worker_factory make);
+  ~unit_worker_pool();
+  unit_worker_pool(const unit_worker_pool&) = delete;
+  unit_worker_pool& operator=(const unit_worker_pool&) = delete;
+
+  unsigned workers() const noexcept { return static_cast<unsigned>(threads_.size()); }
+
+  /// Unit `u` — the next one to write — once it is finished, waiting at most `wait`; nothing when
+  /// it is not finished yet or a worker failed (see failure()).
+  std::optional<finished_unit> take(std::size_t u, std::chrono::milliseconds wait);
+  /// The writer has written everything before `next`: workers may go `window` units beyond it.
+  void written(std::size_t next);
+  /// The first exception of a worker (the run stops: rethrow it).
+  std::exception_ptr failure();
+  /// Stops the workers (they finish the unit in hand) and joins them. Idempotent.
+  void stop();
+
+ private:
+  void work_(const worker_factory& make);
+
+  const std::size_t count_;
+  const std::size_t window_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t next_;     // the next unit a worker takes
+  std::size_t written_;  // units before this one are written
+  std::map<std::size_t, finished_unit> finished_;
+  bool stop_ = false;
+  std::exception_ptr failure_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace sqlmorph::core
