@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include <sqlmorph/hash.hpp>
-
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "runner/content_hash.hpp"
 
 namespace sqlmorph::core {
 
@@ -32,9 +31,8 @@ record labelled(const example& ex) {
 exact_match_metric::exact_match_metric(const std::filesystem::path& tables_file) {
   const std::string text = read_file(tables_file);
   schemas_ = parse_spider_tables(text, tables_file.string());
-  char digest[17];
-  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(hash_bytes(text, 0)));
-  identity_ = std::string(exact_match_technique) + " tables " + digest;
+  // The file's XXH3-128, the specified hash of every persisted digest (it enters run fingerprints).
+  identity_ = std::string(exact_match_technique) + " tables " + text_content_hash(text);
 }
 
 record exact_match_metric::evaluate(const example& ex) const {
