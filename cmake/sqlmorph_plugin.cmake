@@ -16,8 +16,12 @@ function(sqlmorph_add_plugin name)
   if(NOT SQLMORPH_BUILD_FUZZ)
     target_link_options(${target} PRIVATE "LINKER:--no-undefined")
   endif()
+  # Only the manifest function is exported (SQLMORPH_PLUGIN_LIBRARY marks it visible), in the tree
+  # and out of it.
   set_target_properties(${target} PROPERTIES
     PREFIX ""
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
     LIBRARY_OUTPUT_DIRECTORY "${PLUGIN_OUTPUT_DIR}")
   if(NOT PLUGIN_NO_INSTALL)
     install(TARGETS ${target} LIBRARY DESTINATION "${SQLMORPH_INSTALL_PLUGIN_DIR}")

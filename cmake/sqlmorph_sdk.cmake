@@ -11,7 +11,26 @@ file(GLOB SQLMORPH_SDK_SOURCES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/sdk/*.cp
 add_library(sqlmorph_sdk STATIC ${SQLMORPH_SDK_SOURCES})
 add_library(sqlmorph::sdk ALIAS sqlmorph_sdk)
 set_target_properties(sqlmorph_sdk PROPERTIES POSITION_INDEPENDENT_CODE ON)
+set_target_properties(sqlmorph_sdk PROPERTIES EXPORT_NAME sdk)
+target_compile_features(sqlmorph_sdk PUBLIC cxx_std_20)
 target_include_directories(sqlmorph_sdk PUBLIC
-  "${PROJECT_SOURCE_DIR}/include"
-  "${PROJECT_BINARY_DIR}/generated")
-install(TARGETS sqlmorph_sdk ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+  "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>"
+  "$<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/generated>"
+  "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
+
+# find_package(sqlmorph) for plugins built outside the tree: the SDK as sqlmorph::sdk and
+# sqlmorph_add_plugin (cmake/sqlmorphConfig.cmake.in; docs/plugin-authoring.md).
+include(CMakePackageConfigHelpers)
+set(SQLMORPH_INSTALL_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/sqlmorph")
+install(TARGETS sqlmorph_sdk EXPORT sqlmorphTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+install(EXPORT sqlmorphTargets NAMESPACE sqlmorph:: DESTINATION "${SQLMORPH_INSTALL_CMAKE_DIR}")
+configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/sqlmorphConfig.cmake.in"
+                              "${PROJECT_BINARY_DIR}/generated/sqlmorphConfig.cmake"
+                              INSTALL_DESTINATION "${SQLMORPH_INSTALL_CMAKE_DIR}")
+# The plugin ABI check (the SDK fingerprint) decides what loads; the version says what was asked.
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/generated/sqlmorphConfigVersion.cmake"
+                                 VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMinorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/generated/sqlmorphConfig.cmake"
+              "${PROJECT_BINARY_DIR}/generated/sqlmorphConfigVersion.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/sqlmorph_plugin.cmake"
+        DESTINATION "${SQLMORPH_INSTALL_CMAKE_DIR}")
