@@ -1,7 +1,8 @@
 # The two set-up commands of the README:
 #   make run    install what is missing, build what the demo needs, evaluate the bundled demo
 #   make test   install what is missing, build everything, run the whole test suite
-# Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make fuzz
+# Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make
+# test-sanitized (unit and Lua tests in the clang sanitizer build of make fuzz), make fuzz
 # (the libFuzzer targets of tests/fuzz, FUZZ_SECONDS each, in build-fuzz), make format,
 # make check-format, make clean.
 
@@ -38,7 +39,7 @@ DEMO_TARGETS := sqlmorph demo_database
 # Seconds each fuzz target runs in `make fuzz`.
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps configure build build-demo run test test-asan fuzz bench report-screenshots format check-format clean
+.PHONY: deps configure build build-demo run test test-asan test-sanitized fuzz bench report-screenshots format check-format clean
 
 deps:
 	@missing=""; \
@@ -91,8 +92,18 @@ test-asan:
 # from the project's inputs and ../shared/benchmarks; a crash fails the target and keeps its input.
 fuzz: deps
 	cmake --preset fuzz
-	cmake --build --preset fuzz -j $(JOBS)
+	cmake --build --preset fuzz -j $(JOBS) --target fuzz_targets
 	tests/fuzz/run_fuzzers.sh $(FUZZ_SECONDS)
+
+# The unit and Lua tests in that clang build, where every library and plugin has AddressSanitizer
+# and UBSan (optimized, as the fuzzers run): memory and undefined-behaviour errors in the core, the
+# SDK, the plugins and the Lua bindings fail the run. `make test-asan` runs the whole suite in a gcc
+# Debug build with the same sanitizers (longer: not part of CI).
+test-sanitized: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS) --target unit_tests lua_tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir build-fuzz -j $(JOBS) -R '^(unit|lua):' --output-on-failure --no-tests=error
 
 bench: build
 	./$(BUILD_DIR)/bench/partial_matching_bench
