@@ -16,6 +16,7 @@
 #include "bench_util.hpp"
 #include "builtin_reference_techniques.hpp"
 #include "datasets/spider_files.hpp"
+#include "embeddings/embedding_setup.hpp"
 #include "lua/script_host.hpp"
 #include "plugins/component_registry.hpp"
 #include "runner/evaluation_runner.hpp"
@@ -58,6 +59,8 @@ int main(int argc, char** argv) {
   config.lua.technique_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "techniques"};
   config.lua.lib_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "lib"};
   core::technique_catalog catalog;
+  // The semantic techniques name the configured embedder ("default"), as sqlmorph's environment sets it up.
+  core::install_embeddings(registry, config.embedding, std::nullopt);
   core::script_host scripts(config, registry, catalog);
   scripts.load_technique_scripts();
   core::technique_catalog builtin;
