@@ -48,12 +48,7 @@ struct sqlite_shop {
                                   shop_rows + "CREATE VIEW cheap AS SELECT name FROM items WHERE price < 2;");
   }
   // Changes when anything in the folder changes: the file's bytes, a journal, a new file.
-  std::string fingerprint() const {
-    std::string out = test::file_bytes(file);
-    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
-      out += "|" + e.path().filename().string();
-    return out;
-  }
+  std::string fingerprint() const { return test::folder_fingerprint(file); }
 };
 
 struct postgres_shop {
@@ -74,13 +69,7 @@ struct postgres_shop {
     test::pg_grant_reader(name);
   }
   // Changes when the rows, the relations or the sequence change.
-  std::string fingerprint() const {
-    return test::pg_value(
-        name,
-        "SELECT (SELECT md5(string_agg(i::text, ',' ORDER BY id)) FROM items i) || ':' || "
-        "(SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace) || ':' || "
-        "(SELECT last_value || '/' || is_called FROM seq)");
-  }
+  std::string fingerprint() const { return test::pg_shop_fingerprint(name); }
 };
 
 // --- the cases ------------------------------------------------------------------------------------

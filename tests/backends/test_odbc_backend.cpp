@@ -80,12 +80,7 @@ struct sqlite_file {
   explicit sqlite_file(const std::string& sql = sqlite_shop) { test::create_sqlite(file, sql); }
   std::string target() const { return "Driver=SQLite3;Database=" + file.string(); }
   // Changes when anything in the folder changes: the file's bytes, a journal, a new file.
-  std::string fingerprint() const {
-    std::string out = test::file_bytes(file);
-    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
-      out += "|" + e.path().filename().string();
-    return out;
-  }
+  std::string fingerprint() const { return test::folder_fingerprint(file); }
 };
 
 // A database of the test PostgreSQL cluster for psqlODBC, read as the read-only role.
@@ -107,13 +102,7 @@ struct postgres_db {
     return postgres_target(name, user);
   }
   // Changes when the rows, the relations or the sequence change.
-  std::string fingerprint() const {
-    return test::pg_value(
-        name,
-        "SELECT (SELECT md5(string_agg(i::text, ',' ORDER BY id)) FROM items i) || ':' || "
-        "(SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace) || ':' || "
-        "(SELECT last_value || '/' || is_called FROM seq)");
-  }
+  std::string fingerprint() const { return test::pg_shop_fingerprint(name); }
 };
 
 // One shop per engine, for the behaviours both drivers must show.

@@ -382,6 +382,20 @@ void pg_grant_reader(const std::string& dbname) {
           "REVOKE CREATE ON SCHEMA public FROM PUBLIC");
 }
 
+std::string pg_shop_fingerprint(const std::string& dbname) {
+  return pg_value(dbname,
+                  "SELECT (SELECT md5(string_agg(i::text, ',' ORDER BY id)) FROM items i) || ':' || "
+                  "(SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace) || ':' || "
+                  "(SELECT last_value || '/' || is_called FROM seq)");
+}
+
+std::string folder_fingerprint(const std::filesystem::path& file) {
+  std::string out = file_bytes(file);
+  for (const auto& e : std::filesystem::directory_iterator(file.parent_path()))
+    out += "|" + e.path().filename().string();
+  return out;
+}
+
 pg_session::pg_session(const std::string& dbname) : conn_(PQconnectdb(postgres().conninfo(dbname).c_str())) {
   if (PQstatus(conn_) != CONNECTION_OK) {
     const std::string message = PQerrorMessage(conn_);

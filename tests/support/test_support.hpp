@@ -127,6 +127,14 @@ void pg_recreate_database(const std::string& dbname);
 /// it read access to every table of `dbname`'s public schema.
 void pg_grant_reader(const std::string& dbname);
 
+/// The backend tests' shop in PostgreSQL (table `items`, sequence `seq`): a digest that changes when
+/// the rows of `items`, the relations of the public schema or the sequence change.
+std::string pg_shop_fingerprint(const std::string& dbname);
+
+/// A database file's bytes and the names in its folder: changes when the file, a journal or any new
+/// file there does.
+std::string folder_fingerprint(const std::filesystem::path& file);
+
 /// A superuser session of its own on `dbname`, kept open: for holding advisory locks (and a
 /// transaction) while the code under test runs. Throws with the server's message on failure.
 class pg_session {
