@@ -1,5 +1,5 @@
 // `sqlmorph plugins`: every loaded component with its kind, version, file and options, and every
-// refused library with the reason.
+// refused library with the reason; `--markdown` prints the option tables of the plugin READMEs.
 
 #include <iostream>
 #include <optional>
@@ -11,6 +11,7 @@
 #include "app/environment.hpp"
 #include "backends/capabilities_json.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_table_markdown.hpp"
 #include "output/record_json.hpp"
 
 namespace sqlmorph::core {
@@ -28,10 +29,26 @@ std::optional<backend_capabilities> capabilities_of(const component_registry& re
   }
 }
 
-int run_plugins(const global_options& g, bool json) {
+// `--markdown`: per library, the option table of every component that has options, markers
+// included, ready to paste into the library's README (tests/integration keeps them equal).
+void print_option_tables(const component_registry& reg) {
+  for (const loaded_library& lib : reg.libraries()) {
+    std::cout << "## " << lib.name << "\n";
+    for (const component_info& c : lib.components) {
+      if (!c.options.empty()) std::cout << "\n" << option_table_markdown(c);
+    }
+    std::cout << "\n";
+  }
+}
+
+int run_plugins(const global_options& g, bool json, bool markdown) {
   apply_logging(g);
   const auto env = environment::load(g.config_file);
   const component_registry& reg = env->registry();
+  if (markdown) {
+    print_option_tables(reg);
+    return 0;
+  }
   if (json) {
     nlohmann::ordered_json j;
     j["plugin_dirs"] = nlohmann::ordered_json::array();
@@ -98,10 +115,15 @@ int run_plugins(const global_options& g, bool json) {
 
 void register_plugins_command(CLI::App& app, const global_options& g, int& exit_code) {
   auto json = std::make_shared<bool>(false);
+  auto markdown = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "plugins", "List plugin components (kind, version, file, options) and refused libraries");
   cmd->add_flag("--json", *json, "print JSON");
-  cmd->callback([&g, &exit_code, json] { exit_code = run_plugins(g, *json); });
+  cmd->add_flag("--markdown", *markdown,
+                "print each library's option tables as its README shows them (between "
+                "<!-- options: KIND NAME --> markers)")
+      ->excludes("--json");
+  cmd->callback([&g, &exit_code, json, markdown] { exit_code = run_plugins(g, *json, *markdown); });
 }
 
 }  // namespace sqlmorph::core

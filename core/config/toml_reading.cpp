@@ -28,6 +28,8 @@ std::string string_of(const toml::node& n, const std::string& at, const std::str
   throw usage_error(at + ": '" + key + "' must be a string");
 }
 
+// The configuration is read before any plugin is loaded, so a value is kept as TOML typed it; the
+// registry checks it against the option's declared type when the component is bound (option_model).
 spec_value option_value_of(const toml::node& n, const std::string& at, const std::string& key) {
   if (n.is_boolean()) return *n.value<bool>();
   if (n.is_integer()) return *n.value<std::int64_t>();

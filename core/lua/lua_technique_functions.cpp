@@ -8,6 +8,7 @@
 #include "lua/lua_components.hpp"
 #include "lua/lua_values.hpp"
 #include "lua/sqlmorph_module.hpp"
+#include "plugins/option_model.hpp"
 #include "techniques/technique.hpp"
 
 namespace sqlmorph::core {
@@ -69,26 +70,35 @@ void check_options(lua_State* L, int options, const component_info& info) {
       luaL_error(L, "%s: unknown option '%s'; %s", who.c_str(), name.c_str(), option_names(info).c_str());
     const int t = lua_type(L, -1);
     bool ok = false;
-    if (decl->type == "bool")
-      ok = t == LUA_TBOOLEAN;
-    else if (decl->type == "int")
-      ok = t == LUA_TNUMBER &&
-           (lua_isinteger(L, -1) || std::floor(lua_tonumber(L, -1)) == lua_tonumber(L, -1));
-    else if (decl->type == "double")
-      ok = t == LUA_TNUMBER;
-    else if (decl->type == "string")
-      ok = t == LUA_TSTRING;
-    else
-      ok = t == LUA_TSTRING || (is_component(L, -1) && field_string(L, lua_gettop(L), "kind") == decl->type);
+    switch (decl->parsed_type) {
+      case option_type::boolean:
+        ok = t == LUA_TBOOLEAN;
+        break;
+      case option_type::integer:
+        ok = t == LUA_TNUMBER &&
+             (lua_isinteger(L, -1) || std::floor(lua_tonumber(L, -1)) == lua_tonumber(L, -1));
+        break;
+      case option_type::real:
+        ok = t == LUA_TNUMBER;
+        break;
+      case option_type::string:
+        ok = t == LUA_TSTRING;
+        break;
+      case option_type::component:
+        ok =
+            t == LUA_TSTRING || (is_component(L, -1) && field_string(L, lua_gettop(L), "kind") == decl->type);
+        break;
+    }
     if (!ok) {
-      luaL_error(
-          L, "%s: option '%s' must be %s, got %s", who.c_str(), name.c_str(),
-          (decl->type == "bool" || decl->type == "int" || decl->type == "double" || decl->type == "string")
-              ? ("a " + decl->type).c_str()
-              : ("a " + decl->type + " (sqlmorph." + namespace_of(decl->type) + ".NAME{...}) or its name")
-                    .c_str(),
-          is_component(L, -1) ? ("a " + field_string(L, lua_gettop(L), "kind")).c_str()
-                              : luaL_typename(L, -1));
+      // Lua names the constructor a script can call for a component option.
+      const std::string expected =
+          is_scalar(decl->parsed_type)
+              ? "a " + decl->type
+              : "a " + decl->type + " (sqlmorph." + namespace_of(decl->type) + ".NAME{...}) or its name";
+      const std::string got =
+          is_component(L, -1) ? "a " + field_string(L, lua_gettop(L), "kind") : luaL_typename(L, -1);
+      luaL_error(L, "%s: option '%s' must be %s, got %s", who.c_str(), name.c_str(), expected.c_str(),
+                 got.c_str());
     }
     lua_pop(L, 1);
   }

@@ -2,9 +2,9 @@
 
 #include <spdlog/spdlog.h>
 #include <algorithm>
-#include <charconv>
 
 #include "errors.hpp"
+#include "plugins/option_model.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -19,33 +19,9 @@ std::string option_list(const component_info& info) {
   return out;
 }
 
-std::string spec_value_type(const spec_value& v) {
-  switch (v.index()) {
-    case 0:
-      return "a bool";
-    case 1:
-      return "an int";
-    case 2:
-      return "a double";
-    case 3:
-      return "a string";
-    default:
-      return "a component";
-  }
-}
-
 // Parses a declared default (validated at load time) into a spec value of the declared type.
 spec_value parse_default(const option_decl& decl) {
-  const std::string& text = *decl.default_value;
-  if (decl.type == "bool") return text == "true";
-  if (decl.type == "int") {
-    std::int64_t v = 0;
-    std::from_chars(text.data(), text.data() + text.size(), v);
-    return v;
-  }
-  if (decl.type == "double") return std::strtod(text.c_str(), nullptr);
-  if (decl.type == "string") return text;
-  return std::make_shared<const component_spec>(text);  // a component kind: the default names one
+  return parse_option_default(decl.parsed_type, *decl.default_value).value();
 }
 
 }  // namespace
@@ -156,39 +132,13 @@ component_registry::bound_options component_registry::bind(const component_info&
     } else {
       throw usage_error(who + ": option '" + decl.name + "' is required (" + decl.description + ")");
     }
-    const auto wrong_type = [&] {
-      return usage_error(who + ": option '" + decl.name + "' must be of type " + decl.type + ", got " +
-                         spec_value_type(v));
-    };
     option_value bound;
     std::string key_part;
-    if (decl.type == "bool") {
-      if (!std::holds_alternative<bool>(v)) throw wrong_type();
-      bound = std::get<bool>(v);
-    } else if (decl.type == "int") {
-      if (const double* d = std::get_if<double>(&v);
-          d != nullptr && *d == static_cast<double>(static_cast<std::int64_t>(*d))) {
-        v = static_cast<std::int64_t>(*d);
-      }
-      if (!std::holds_alternative<std::int64_t>(v)) throw wrong_type();
-      bound = std::get<std::int64_t>(v);
-    } else if (decl.type == "double") {
-      if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) v = static_cast<double>(*i);
-      if (!std::holds_alternative<double>(v)) throw wrong_type();
-      bound = std::get<double>(v);
-    } else if (decl.type == "string") {
-      if (!std::holds_alternative<std::string>(v)) throw wrong_type();
-      bound = std::get<std::string>(v);
+    if (is_scalar(decl.parsed_type)) {
+      bound = checked_scalar_value(who, decl, v);
     } else {
       // A component option: a name (default options) or a full spec.
-      std::shared_ptr<const component_spec> sub;
-      if (const std::string* s = std::get_if<std::string>(&v)) {
-        sub = std::make_shared<const component_spec>(*s);
-      } else if (auto* c = std::get_if<std::shared_ptr<const component_spec>>(&v)) {
-        sub = *c;
-      } else {
-        throw wrong_type();
-      }
+      const std::shared_ptr<const component_spec> sub = checked_component_value(who, decl, v);
       std::shared_ptr<const void> instance;
       try {
         instance = create_erased(decl.type, *sub);
@@ -260,7 +210,7 @@ std::vector<std::shared_ptr<const void>> component_registry::used_instances(std:
   const component_spec actual = resolved(spec_kind, spec);
   const component_info& info = require(spec_kind, actual.name);
   for (const option_decl& decl : info.options) {
-    if (decl.type == "bool" || decl.type == "int" || decl.type == "double" || decl.type == "string") continue;
+    if (is_scalar(decl.parsed_type)) continue;
     spec_value v;
     if (const auto it = actual.options.find(decl.name); it != actual.options.end()) {
       v = it->second;

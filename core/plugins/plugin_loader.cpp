@@ -7,6 +7,7 @@
 #include <boost/dll/shared_library.hpp>
 
 #include "log/log.hpp"
+#include "plugins/option_model.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -19,22 +20,6 @@ bool valid_name(std::string_view name) {
 
 std::string text_or_empty(const char* s) {
   return s == nullptr ? std::string() : std::string(s);
-}
-
-bool default_parses(const std::string& type, const std::string& text) {
-  if (type == "bool") return text == "true" || text == "false";
-  if (type == "int") {
-    if (text.empty()) return false;
-    std::size_t i = (text[0] == '-') ? 1 : 0;
-    return i < text.size() && std::all_of(text.begin() + static_cast<long>(i), text.end(),
-                                          [](char c) { return c >= '0' && c <= '9'; });
-  }
-  if (type == "double") {
-    char* end = nullptr;
-    std::strtod(text.c_str(), &end);
-    return !text.empty() && end == text.c_str() + text.size();
-  }
-  return true;  // strings and component names
 }
 
 std::optional<std::string> check_component(const sqlmorph_component_v1& c) {
@@ -57,11 +42,11 @@ std::optional<std::string> check_component(const sqlmorph_component_v1& c) {
     if (!valid_name(oname))
       return kind + " '" + name + "' declares an option with an invalid name '" + oname + "'";
     if (!seen.insert(oname).second) return kind + " '" + name + "' declares option '" + oname + "' twice";
-    const bool scalar = otype == "bool" || otype == "int" || otype == "double" || otype == "string";
-    if (!scalar && !is_known_component_kind(otype)) {
+    const option_type parsed = parse_option_type(otype);
+    if (parsed == option_type::component && !is_known_component_kind(otype)) {
       return kind + " '" + name + "' option '" + oname + "' has unknown type '" + otype + "'";
     }
-    if (o.default_value != nullptr && !default_parses(otype, o.default_value)) {
+    if (o.default_value != nullptr && !parse_option_default(parsed, o.default_value)) {
       return kind + " '" + name + "' option '" + oname + "' has default '" + o.default_value +
              "' that is not a valid " + otype;
     }
@@ -144,7 +129,7 @@ std::variant<loaded_library, plugin_refusal> load_plugin_library(const std::file
     info.description = text_or_empty(c.description);
     for (std::uint32_t j = 0; j < c.option_count; ++j) {
       const sqlmorph_option_v1& o = c.options[j];
-      info.options.push_back({o.name, o.type,
+      info.options.push_back({o.name, o.type, parse_option_type(o.type),
                               o.default_value ? std::optional<std::string>(o.default_value) : std::nullopt,
                               text_or_empty(o.description)});
     }

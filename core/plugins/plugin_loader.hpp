@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include <sqlmorph/options.hpp>
 #include <sqlmorph/plugin.hpp>
 
 namespace boost::dll {
@@ -19,7 +20,9 @@ namespace sqlmorph::core {
 /// One declared option of a component, copied out of the manifest.
 struct option_decl {
   std::string name;
-  std::string type;  ///< "bool", "int", "double", "string" or a component kind
+  std::string type;  ///< "bool", "int", "double", "string" or a component kind, as declared (for display)
+  /// `type` parsed once when the library is loaded: what the core compares (see option_model.hpp).
+  option_type parsed_type = option_type::string;
   std::optional<std::string> default_value;
   std::string description;
 };

@@ -246,6 +246,13 @@ TEST_CASE("sqlmorph plugins lists components and refused libraries") {
     }
   }
   CHECK(saw_odbc);
+  // The option tables of the plugin READMEs, generated from the manifests.
+  const auto md = run_sqlmorph({"plugins", "--markdown"}, dir.path());
+  CHECK(md.exit_code == 0);
+  CHECK(md.out.find("## backend_sqlite\n") != std::string::npos);
+  CHECK(md.out.find("<!-- options: backend sqlite -->\n| option | type | default | |\n|---|---|---|---|\n"
+                    "| `immutable` | bool | `false` | ") != std::string::npos);
+  CHECK(md.out.find("<!-- /options -->") != std::string::npos);
 }
 
 TEST_CASE("a technique declared in sqlmorph.toml uses a plugin written against the SDK alone") {
