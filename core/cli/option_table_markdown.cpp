@@ -34,8 +34,8 @@ std::string option_table_markdown(const component_info& c) {
   out += "| option | type | default | |\n";
   out += "|---|---|---|---|\n";
   for (const option_decl& o : c.options) {
-    out += "| `" + o.name + "` | " + o.type + " | " + default_cell(o) + " | " + escaped_cell(o.description) +
-           " |\n";
+    out += "| `" + o.name + "` | " + o.type + (o.sweepable ? ", sweepable" : "") + " | " + default_cell(o) +
+           " | " + escaped_cell(o.description) + " |\n";
   }
   return out + option_table_end_marker() + "\n";
 }

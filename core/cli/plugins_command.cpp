@@ -68,7 +68,8 @@ int run_plugins(const global_options& g, bool json, bool markdown) {
             {{"name", o.name},
              {"type", o.type},
              {"default", o.default_value ? nlohmann::ordered_json(*o.default_value) : nullptr},
-             {"description", o.description}});
+             {"description", o.description},
+             {"sweepable", o.sweepable}});
       }
       if (c->kind == backend::kind_name) {
         std::string problem;
@@ -97,9 +98,9 @@ int run_plugins(const global_options& g, bool json, bool markdown) {
                   << "\n";
       }
       for (const option_decl& o : c.options) {
-        std::cout << "      " << o.name << " (" << o.type << ", default "
-                  << (o.default_value ? *o.default_value : std::string("required")) << "): " << o.description
-                  << "\n";
+        std::cout << "      " << o.name << " (" << o.type << (o.sweepable ? ", sweepable" : "")
+                  << ", default " << (o.default_value ? *o.default_value : std::string("required"))
+                  << "): " << o.description << "\n";
       }
     }
   }

@@ -35,6 +35,7 @@ std::optional<std::string> check_component(const sqlmorph_component_v1& c) {
   if (c.option_count > 0 && c.options == nullptr)
     return kind + " '" + name + "' declares options but gives none";
   std::set<std::string> seen;
+  std::string sweepable;
   for (std::uint32_t i = 0; i < c.option_count; ++i) {
     const sqlmorph_option_v1& o = c.options[i];
     const std::string oname = text_or_empty(o.name);
@@ -50,6 +51,25 @@ std::optional<std::string> check_component(const sqlmorph_component_v1& c) {
       return kind + " '" + name + "' option '" + oname + "' has default '" + o.default_value +
              "' that is not a valid " + otype;
     }
+    if ((o.flags & ~SQLMORPH_OPTION_SWEEPABLE) != 0) {
+      return kind + " '" + name + "' option '" + oname + "' has unknown flags " + std::to_string(o.flags);
+    }
+    if ((o.flags & SQLMORPH_OPTION_SWEEPABLE) != 0) {
+      if (kind != "scorer") {
+        return kind + " '" + name + "' option '" + oname +
+               "' is declared sweepable; only a scorer's option can be (a run sweeps the scorer of a "
+               "technique)";
+      }
+      if (parsed != option_type::boolean || o.default_value == nullptr) {
+        return kind + " '" + name + "' option '" + oname +
+               "' is declared sweepable but is not a bool with a default";
+      }
+      if (!sweepable.empty()) {
+        return kind + " '" + name + "' declares two sweepable options, '" + sweepable + "' and '" + oname +
+               "' (a run sweeps at most one)";
+      }
+      sweepable = oname;
+    }
   }
   return std::nullopt;
 }
@@ -59,6 +79,13 @@ std::optional<std::string> check_component(const sqlmorph_component_v1& c) {
 const option_decl* component_info::find_option(std::string_view option) const {
   for (const option_decl& o : options) {
     if (o.name == option) return &o;
+  }
+  return nullptr;
+}
+
+const option_decl* component_info::sweepable_option() const {
+  for (const option_decl& o : options) {
+    if (o.sweepable) return &o;
   }
   return nullptr;
 }
@@ -131,7 +158,7 @@ std::variant<loaded_library, plugin_refusal> load_plugin_library(const std::file
       const sqlmorph_option_v1& o = c.options[j];
       info.options.push_back({o.name, o.type, parse_option_type(o.type),
                               o.default_value ? std::optional<std::string>(o.default_value) : std::nullopt,
-                              text_or_empty(o.description)});
+                              text_or_empty(o.description), (o.flags & SQLMORPH_OPTION_SWEEPABLE) != 0});
     }
     info.library = out.name;
     info.library_version = out.version;

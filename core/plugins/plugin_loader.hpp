@@ -25,6 +25,8 @@ struct option_decl {
   option_type parsed_type = option_type::string;
   std::optional<std::string> default_value;
   std::string description;
+  /// Declared SQLMORPH_OPTION_SWEEPABLE: a bool of a scorer that a run may evaluate with both values.
+  bool sweepable = false;
 };
 
 /// One component of a loaded library.
@@ -43,6 +45,8 @@ struct component_info {
   std::shared_ptr<boost::dll::shared_library> keep_alive;
 
   const option_decl* find_option(std::string_view option) const;
+  /// The option declared sweepable, or null (the loader allows at most one, on scorers only).
+  const option_decl* sweepable_option() const;
 };
 
 /// A library that passed every check.

@@ -89,13 +89,14 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
                         spec.scorer.name + "' also defines EXP/EXR/F1");
     }
   }
-  if (const component_info* info = registry.find(scorer::kind_name, spec.scorer.name);
-      info != nullptr && info->find_option(penalize_option) != nullptr) {
-    const auto it = spec.scorer.options.find(penalize_option);
-    if (it != spec.scorer.options.end() && std::holds_alternative<bool>(it->second)) {
-      t->penalize_ = std::get<bool>(it->second);
-    } else {
-      t->penalize_ = info->find_option(penalize_option)->default_value.value_or("true") == "true";
+  if (const component_info* info = registry.find(scorer::kind_name, spec.scorer.name); info != nullptr) {
+    if (const option_decl* swept = info->sweepable_option()) {
+      const auto it = spec.scorer.options.find(swept->name);
+      if (it != spec.scorer.options.end() && std::holds_alternative<bool>(it->second)) {
+        t->penalize_ = std::get<bool>(it->second);
+      } else {
+        t->penalize_ = swept->default_value.value_or("true") == "true";
+      }
     }
   }
   return t;

@@ -57,7 +57,8 @@ class technique {
 
   const technique_spec& spec() const noexcept { return spec_; }
   const std::string& name() const noexcept { return spec_.name; }
-  /// The scorer's `penalize_extra_pred_cols` value, or empty if it has no such option.
+  /// The value of the scorer's sweepable option (SQLMORPH_OPTION_SWEEPABLE, e.g. SQLMorph's
+  /// `penalize_extra_pred_cols`), reported in records under that name; empty if it has none.
   std::optional<bool> penalize_extra_pred_cols() const noexcept { return penalize_; }
   metric_set metrics() const noexcept { return scorer_->metrics(); }
 

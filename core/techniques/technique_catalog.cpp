@@ -69,9 +69,8 @@ std::vector<std::shared_ptr<const technique>> technique_catalog::assemble(
       }
     }
     const component_info* scorer_info = registry.find("scorer", spec->scorer.name);
-    const bool sweeps = scorer_info != nullptr && scorer_info->find_option(penalize_option) != nullptr &&
-                        !spec->scorer.options.contains(penalize_option);
-    if (!sweeps) {
+    const option_decl* swept = scorer_info != nullptr ? scorer_info->sweepable_option() : nullptr;
+    if (swept == nullptr || spec->scorer.options.contains(swept->name)) {
       out.push_back(technique::assemble(chosen, registry));
       continue;
     }
@@ -80,7 +79,7 @@ std::vector<std::shared_ptr<const technique>> technique_catalog::assemble(
     if (penalize != penalize_choice::yes) values.push_back(false);
     for (bool v : values) {
       technique_spec variant = chosen;
-      variant.scorer.with(penalize_option, v);
+      variant.scorer.with(swept->name, v);
       out.push_back(technique::assemble(variant, registry));
     }
   }

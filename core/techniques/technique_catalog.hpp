@@ -12,7 +12,8 @@
 
 namespace sqlmorph::core {
 
-/// Which values of `penalize_extra_pred_cols` a run evaluates.
+/// Which values of the scorers' sweepable option (SQLMORPH_OPTION_SWEEPABLE: SQLMorph's
+/// `penalize_extra_pred_cols`) a run evaluates.
 enum class penalize_choice { yes, no, both };
 
 /// Parses "true", "false" or "both"; throws usage_error otherwise.
@@ -27,9 +28,9 @@ class technique_catalog {
   std::vector<std::string> names() const;
 
   /// Assembles the variants of the named techniques ("all" = every technique not declared opt-in),
-  /// in the order given: one per requested `penalize_extra_pred_cols` value for techniques whose
-  /// scorer has that option, one otherwise. `plug_value` turns on the `plug_value` option of the
-  /// candidates component of every technique that has one (the official Spider --plug_value);
+  /// in the order given: one per requested value of the scorer's sweepable option for techniques
+  /// that use a scorer with one and do not fix it, one otherwise. `plug_value` turns on the `plug_value`
+  /// option of the candidates component of every technique that has one (the official Spider --plug_value);
   /// asking for it when no requested technique has one is an error. Throws usage_error for an
   /// unknown name (listing the known ones).
   std::vector<std::shared_ptr<const technique>> assemble(const std::vector<std::string>& requested,

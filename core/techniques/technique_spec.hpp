@@ -9,9 +9,6 @@
 
 namespace sqlmorph::core {
 
-/// The option of a scorer that a run may sweep over (`--penalize-extra-pred-cols both`); its value
-/// is reported in every record as `penalize_extra_pred_cols` (null for scorers without it).
-inline constexpr const char* penalize_option = "penalize_extra_pred_cols";
 /// The option of a candidates component that `--plug-value` turns on (the official Spider
 /// evaluator's --plug_value).
 inline constexpr const char* plug_value_option = "plug_value";

@@ -57,7 +57,15 @@ typedef struct sqlmorph_option_v1 {
   /// The default, as text ("true", "3", "0.5", "exact"); NULL makes the option required.
   const char* default_value;
   const char* description;
+  /// SQLMORPH_OPTION_* bits; 0 (the default when an initializer stops at the description) for none.
+  std::uint32_t flags = 0;
 } sqlmorph_option_v1;
+
+/// A bool option of a scorer that a run may evaluate with both values, as two variants of every
+/// technique that uses the scorer without fixing the option (`--penalize-extra-pred-cols
+/// true|false|both`, Lua `penalize =`). Records report the variant's value as
+/// `penalize_extra_pred_cols`, SQLMorph's name for it. At most one option of a component.
+#define SQLMORPH_OPTION_SWEEPABLE 1u
 
 /// One component a library provides.
 typedef struct sqlmorph_component_v1 {

@@ -8,7 +8,7 @@
 
 /// Bumped whenever the C manifest layout or any SDK interface changes in a way that an already-built
 /// plugin would not survive. The loader refuses a plugin whose manifest carries another number.
-#define SQLMORPH_PLUGIN_ABI_VERSION 1
+#define SQLMORPH_PLUGIN_ABI_VERSION 2
 
 namespace sqlmorph {
 

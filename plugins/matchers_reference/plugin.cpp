@@ -34,7 +34,8 @@ const sqlmorph_option_v1 permutation_options[] = {
 
 const sqlmorph_option_v1 cells_scorer_options[] = {{"penalize_extra_pred_cols", "bool", "true",
                                                     "count every predicted cell in precision (true) or only "
-                                                    "cells of aligned columns / matched rows (false)"}};
+                                                    "cells of aligned columns / matched rows (false)",
+                                                    SQLMORPH_OPTION_SWEEPABLE}};
 
 const sqlmorph_option_v1 remove_distinct_options[] = {
     {"keep_distinct", "bool", "false", "leave DISTINCT in place (the official evaluator's --keep_distinct)"}};

@@ -25,7 +25,8 @@ const sqlmorph_option_v1 semantic_row_options[] = {
 
 const sqlmorph_option_v1 semantic_cells_options[] = {
     {"penalize_extra_pred_cols", "bool", "true",
-     "count every predicted cell in precision (true) or only cells of paired columns (false)"}};
+     "count every predicted cell in precision (true) or only cells of paired columns (false)",
+     SQLMORPH_OPTION_SWEEPABLE}};
 
 }  // namespace
 

@@ -67,6 +67,19 @@ TEST_CASE("a component declaring an unknown option type is refused") {
         std::string::npos);
 }
 
+TEST_CASE("a sweepable option must be a scorer's bool with a default") {
+  core::component_registry reg;
+  CHECK(
+      reason_for(reg, bad("sweepable_cell_matcher"))
+          .find(
+              "cell_matcher 'swept' option 'strict' is declared sweepable; only a scorer's option can be") !=
+      std::string::npos);
+  CHECK(
+      reason_for(reg, bad("sweepable_int"))
+          .find("scorer 'counted' option 'rounds' is declared sweepable but is not a bool with a default") !=
+      std::string::npos);
+}
+
 TEST_CASE("a component name already registered for its kind is refused with both files") {
   core::component_registry reg;
   reg.load_directories({test::plugin_dir()});
@@ -80,7 +93,7 @@ TEST_CASE("a directory with broken libraries still loads the good ones") {
   core::component_registry reg;
   reg.load_directories({test::plugin_dir(), test::bad_plugin_dir(), test::source_dir() / "no-such-dir"});
   CHECK(reg.find("backend", "sqlite") != nullptr);
-  CHECK(reg.refusals().size() == 5);
+  CHECK(reg.refusals().size() == 7);
 }
 
 TEST_CASE("options are validated against the declarations before a component exists") {

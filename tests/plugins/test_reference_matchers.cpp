@@ -295,6 +295,39 @@ TEST_CASE("custom cell matchers: an equivalence keeps the fast path, a similarit
   CHECK(*evaluate(tolerant, g, p).exp == 0.5);
 }
 
+TEST_CASE("a run sweeps the option a scorer declares sweepable, whatever its name") {
+  core::component_registry reg;
+  reg.load_directories({test::plugin_dir(), test::build_dir() / "tests" / "test_plugins"});
+  core::technique_catalog cat;
+  core::technique_spec half = *test::catalog().find("exact_column_and_partial_cell");
+  half.name = "half";
+  half.scorer = core::component_spec("half_credit");
+  cat.add(half);
+  core::technique_spec fixed = half;
+  fixed.name = "half_fixed";
+  fixed.scorer.with("lenient", true);
+  cat.add(fixed);
+
+  const auto both = cat.assemble({"half", "half_fixed"}, core::penalize_choice::both, reg);
+  REQUIRE(both.size() == 3);
+  CHECK(both[0]->name() == "half");
+  CHECK(both[0]->penalize_extra_pred_cols() == std::optional<bool>(true));
+  CHECK(both[1]->name() == "half");
+  CHECK(both[1]->penalize_extra_pred_cols() == std::optional<bool>(false));
+  CHECK(both[2]->name() == "half_fixed");  // fixed by the technique: one variant, its value reported
+  CHECK(both[2]->penalize_extra_pred_cols() == std::optional<bool>(true));
+  const auto only_false = cat.assemble({"half"}, core::penalize_choice::no, reg);
+  REQUIRE(only_false.size() == 1);
+  CHECK(only_false[0]->penalize_extra_pred_cols() == std::optional<bool>(false));
+
+  // The variants really differ: 2 of 4 gold cells match.
+  const result g = make_result({"n", "v"}, {{"Ann", 1.0}, {"Bob", 2.0}});
+  const result p = make_result({"n", "v"}, {{"Ann", 1.0}, {"Eve", 3.0}});
+  CHECK(*evaluate(both[0], g, p).ex == 1.0);
+  CHECK(*evaluate(both[1], g, p).ex == 0.0);
+  CHECK(*evaluate(both[2], g, p).ex == 1.0);
+}
+
 TEST_CASE("the official rewrites: DISTINCT removed as tokens, spaced operators fixed, CURDATE year") {
   const auto& reg = test::registry();
   const auto remove = reg.create<sql_rewriter>(core::component_spec("spider_remove_distinct"));

@@ -115,7 +115,12 @@ std::shared_ptr<const core::technique> technique(const std::string& name, std::o
   const core::technique_spec* spec = catalog().find(name);
   if (spec == nullptr) throw std::runtime_error("unknown technique " + name);
   core::technique_spec s = *spec;
-  if (penalize) s.scorer.with(core::penalize_option, *penalize);
+  if (penalize) {
+    const core::component_info* info = registry().find("scorer", s.scorer.name);
+    const core::option_decl* swept = info != nullptr ? info->sweepable_option() : nullptr;
+    if (swept == nullptr) throw std::runtime_error(name + ": its scorer has no sweepable option");
+    s.scorer.with(swept->name, *penalize);
+  }
   return core::technique::assemble(s, registry());
 }
 
