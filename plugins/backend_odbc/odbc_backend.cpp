@@ -83,9 +83,9 @@ const sqlmorph_option_v1 odbc_options[] = {
     {"login_timeout", "int", "10",
      "seconds to wait for a connection (SQL_ATTR_LOGIN_TIMEOUT; 0: the driver's default)"},
     {"dialect", "string", "",
-     "the SQL dialect to report; empty: the DBMS name the driver reports (lower-cased) once a connection is "
-     "open, "
-     "\"odbc\" before"},
+     "the SQL dialect capabilities() reports; empty: the DBMS name the driver reports "
+     "(SQLGetInfo(SQL_DBMS_NAME), "
+     "lower-cased: sqlite, postgresql) once a connection is open, \"odbc\" before"},
     {"cancel_grace_ms", "int", "250",
      "milliseconds after the time limit before the backend calls SQLCancel itself (the driver's query "
      "timeout, in "

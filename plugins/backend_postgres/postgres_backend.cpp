@@ -61,16 +61,17 @@ connect_outcome postgres_backend::open(std::string_view target) const {
 namespace {
 const sqlmorph_option_v1 postgres_options[] = {
     {"allow_superuser", "bool", "false",
-     "connect even as a superuser (or a role that can become one, read server files, run server programs or "
-     "signal other roles' sessions); refused by default: such a role could run COPY ... TO PROGRAM, read the "
-     "server's files or stop other sessions"},
+     "connect even as a superuser, or a role that can become one or is a member of pg_read_server_files, "
+     "pg_write_server_files, pg_execute_server_program or pg_signal_backend; refused by default: such a role "
+     "could run COPY ... TO PROGRAM, read the server's files or stop other roles' sessions"},
     {"connect_timeout", "int", "10",
      "seconds to wait for a connection (0: no limit), unless the connection string sets connect_timeout"},
     {"application_name", "string", "sqlmorph",
      "application_name shown in pg_stat_activity, unless the connection string sets one"},
     {"user_per_worker", "string", "",
-     "a login role per worker, {n} standing for 1, 2, ... (e.g. sqlmorph_reader_{n}, made by sqlmorph-load "
-     "--worker-roles): sessions of one role may cancel and terminate each other, so with one role a query "
+     "a login role per worker, {n} standing for 1, 2, ... (e.g. sqlmorph_reader_{n}, as sqlmorph-load "
+     "--grant sqlmorph_reader --worker-roles N makes them): sessions of one role may cancel and terminate "
+     "each other, so with one role a query "
      "could stop another worker's; replaces the connection string's user"}};
 }  // namespace
 

@@ -48,9 +48,10 @@ const sqlmorph_option_v1 sqlite_options[] = {
     {"busy_timeout_ms", "int", "5000", "how long to wait for a lock held by another process"},
     {"max_value_mb", "int", "32",
      "the longest string or blob (or table row) a query may make or read, in MiB (SQLITE_LIMIT_LENGTH, per "
-     "connection); longer is an error"},
+     "connection, 1 to 900); longer is an error"},
     {"heap_limit_mb", "int", "256",
-     "SQLite's heap per worker, in MiB (0: no limit): SQLite's hard heap limit is process-wide, so it is set "
+     "SQLite's heap per worker, in MiB (0: no limit; else at least 16): SQLite's hard heap limit is "
+     "process-wide, so it is set "
      "to "
      "this times the number of workers holding SQLite connections; a query that reaches it fails with 'out "
      "of "

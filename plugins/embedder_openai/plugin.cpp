@@ -14,8 +14,11 @@ const sqlmorph_option_v1 openai_embedder_options[] = {
     {"api_key_env", "string", "OPENAI_API_KEY",
      "NAME of the environment variable holding the API key (sent as Authorization: Bearer); \"\" sends none"},
     {"max_batch", "int", "128", "most texts per request"},
-    {"dimensions", "int", "0", "ask for vectors of this length (models that support it); 0: the model's own"},
-    {"timeout", "double", "60", "seconds one request may take (connect, send, receive)"},
+    {"dimensions", "int", "0",
+     "ask for shorter vectors of this length (models that support it, e.g. OpenAI's text-embedding-3-*); "
+     "0: the model's own"},
+    {"timeout", "double", "60",
+     "seconds one attempt may take (connect, send, receive); each retry has its own"},
     {"max_retries", "int", "4", "retries after a 429, 408, 409, 5xx, timeout or connection failure"},
     {"retry_base_delay", "double", "0.5",
      "seconds before the first retry, doubling each time (capped at 30 s, with jitter); Retry-After wins"},
