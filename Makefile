@@ -15,6 +15,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # libssl-dev (OpenSSL's libcrypto) computes the SHA-256 of the judge's cache keys.
 # libpq-dev and unixodbc-dev build the PostgreSQL and ODBC backends; postgresql, odbc-postgresql and
 # libsqliteodbc are what the backend tests run against (a throwaway cluster, the two ODBC drivers).
+# libmariadb-dev (MariaDB Connector/C) builds the MySQL/MariaDB backend; mariadb-server is the
+# throwaway server its tests start (tests/servers/mariadb.sh).
 # sqlite3 (the shell) builds the empty BIRD databases of examples/judges/bird_judge.sh.
 # clang-format checks the formatting in CI (make check-format).
 # pybind11-dev and python3-dev build the Python package (python/); python3-pytest runs its tests;
@@ -27,7 +29,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # registry, pinned in tests/report/package-lock.json and installed by `make deps`).
 DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev libboost-dev libtomlplusplus-dev \
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libssl-dev \
-                libpq-dev unixodbc-dev postgresql odbc-postgresql libsqliteodbc sqlite3 clang-format \
+                libpq-dev unixodbc-dev postgresql libmariadb-dev mariadb-server odbc-postgresql libsqliteodbc sqlite3 clang-format \
                 clang libclang-rt-14-dev pybind11-dev python3-dev python3-pytest python3-pandas python3-yaml \
                 slurmctld slurmd slurm-client libxxhash-dev chromium
 

@@ -1,6 +1,7 @@
 // The backend conformance suite: every case of tests/cases/backend/*.toml (SQL -> expected status,
 // message, columns, types, rows; limits, cancel, check) runs against every backend configuration —
-// native SQLite, native PostgreSQL, ODBC on SQLite, ODBC on PostgreSQL — on the same small shop.
+// native SQLite, native PostgreSQL, ODBC on SQLite, ODBC on PostgreSQL, MariaDB — on the same small
+// shop.
 // After every case the connection must still answer, the data must be unchanged and nothing may
 // have been written outside the database. tests/cases/backend/README.md describes the format.
 
@@ -18,13 +19,14 @@
 
 #include <sqlmorph/backend.hpp>
 
+#include "mariadb_support.hpp"
 #include "test_support.hpp"
 
 using namespace sqlmorph;
 
 namespace {
 
-const char* const engines[] = {"sqlite", "postgres", "odbc+sqlite", "odbc+postgres"};
+const char* const engines[] = {"sqlite", "postgres", "odbc+sqlite", "odbc+postgres", "mysql"};
 
 // --- the shop, in each engine ---------------------------------------------------------------------
 
@@ -70,6 +72,21 @@ struct postgres_shop {
   }
   // Changes when the rows, the relations or the sequence change.
   std::string fingerprint() const { return test::pg_shop_fingerprint(name); }
+};
+
+struct mariadb_shop {
+  std::string name;
+  explicit mariadb_shop(std::string n) : name(std::move(n)) {
+    test::maria_recreate_database(name);
+    test::maria_exec(name,
+                     "CREATE TABLE items(id INT PRIMARY KEY, name TEXT, price DOUBLE, qty INT, data BLOB);"
+                     "INSERT INTO items VALUES (1, 'apple', 1.5, 3, x'00ff'), (2, 'pear', NULL, 5, NULL), "
+                     "(3, 'fig', 3.0, NULL, x'');"
+                     "CREATE VIEW cheap AS SELECT name FROM items WHERE price < 2;");
+    test::maria_grant_reader(name);
+  }
+  // Changes when the rows, the tables or the server's file folder change.
+  std::string fingerprint() const { return test::maria_shop_fingerprint(name); }
 };
 
 // --- the cases ------------------------------------------------------------------------------------
@@ -218,29 +235,7 @@ std::vector<conformance_case> read_cases() {
 
 // --- running them ---------------------------------------------------------------------------------
 
-std::string hex(std::string_view bytes) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  for (const char ch : bytes) {
-    out += digits[static_cast<unsigned char>(ch) >> 4];
-    out += digits[static_cast<unsigned char>(ch) & 0xf];
-  }
-  return out;
-}
-
-// "integer 1", "real 1.5", "text apple", "blob 00ff", "null".
-std::string show(const value& v) {
-  switch (v.kind()) {
-    case value_kind::null:
-      return "null";
-    case value_kind::blob:
-      return "blob " + hex(v.bytes());
-    case value_kind::text:
-      return "text " + std::string(v.bytes());
-    default:
-      return std::string(kind_name(v.kind())) + " " + python_str(v);
-  }
-}
+using test::show;
 
 std::string expand(std::string sql, const database& db) {
   const auto replace_all = [&](const std::string& from, const std::string& to) {
@@ -390,4 +385,12 @@ TEST_CASE("conformance: ODBC with psqlODBC passes every case of tests/cases/back
                     pg_outside("odbc-pg"), [&] { return shop.fingerprint(); }};
   std::filesystem::remove(db.outside);
   run_conformance("odbc+postgres", *test::registry().create<backend>(core::component_spec("odbc")), db);
+}
+
+TEST_CASE("conformance: MariaDB passes every case of tests/cases/backend") {
+  const mariadb_shop shop("sqlmorph_conformance");
+  const database db{test::mariadb().target(shop.name, "sqlmorph_reader"),
+                    test::maria_value("", "SELECT @@secure_file_priv") + "outside.bin",
+                    [&] { return shop.fingerprint(); }};
+  run_conformance("mysql", *test::registry().create<backend>(core::component_spec("mysql")), db);
 }

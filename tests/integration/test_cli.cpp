@@ -226,12 +226,22 @@ TEST_CASE("sqlmorph plugins lists components and refused libraries") {
   const auto r = run_sqlmorph({"plugins"}, dir.path());
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("backend sqlite 1.0.0") != std::string::npos);
-  CHECK(r.out.find("penalize_extra_pred_cols (bool, default true)") != std::string::npos);
+  CHECK(r.out.find("penalize_extra_pred_cols (bool, sweepable, default true)") != std::string::npos);
   CHECK(r.out.find("refused libraries:") != std::string::npos);
   CHECK(r.out.find("sqlmorph_bad_wrong_abi.so: has plugin ABI version 999") != std::string::npos);
   const auto j = run_sqlmorph({"plugins", "--json"}, dir.path());
   const json parsed = json::parse(j.out);
-  CHECK(parsed["refused"].size() == 5);
+  CHECK(parsed["refused"].size() == 7);
+  int sweepable = 0;
+  for (const json& c : parsed["components"]) {
+    for (const json& o : c["options"]) {
+      if (o["sweepable"] == true) {
+        ++sweepable;
+        CHECK(o["name"] == "penalize_extra_pred_cols");
+      }
+    }
+  }
+  CHECK(sweepable == 2);  // sqlmorph_cells and semantic_cells
   CHECK(parsed["components"].size() > 10);
   // Backends show their capabilities (an instance made with the default options).
   CHECK(r.out.find("capabilities: dialect sqlite; statements checked by the engine; check without executing: "

@@ -124,6 +124,26 @@ std::shared_ptr<const core::technique> technique(const std::string& name, std::o
   return core::technique::assemble(s, registry());
 }
 
+std::string show(const value& v) {
+  static constexpr char digits[] = "0123456789abcdef";
+  switch (v.kind()) {
+    case value_kind::null:
+      return "null";
+    case value_kind::blob: {
+      std::string out = "blob ";
+      for (const char ch : v.bytes()) {
+        out += digits[static_cast<unsigned char>(ch) >> 4];
+        out += digits[static_cast<unsigned char>(ch) & 0xf];
+      }
+      return out;
+    }
+    case value_kind::text:
+      return "text " + std::string(v.bytes());
+    default:
+      return std::string(kind_name(v.kind())) + " " + python_str(v);
+  }
+}
+
 result make_result(std::vector<std::string> names, const std::vector<std::vector<cell>>& rows) {
   result r;
   const std::size_t width = names.size();

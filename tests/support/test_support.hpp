@@ -54,6 +54,10 @@ using cell = std::variant<std::nullptr_t, long long, int, double, const char*, s
 
 result make_result(std::vector<std::string> names, const std::vector<std::vector<cell>>& rows);
 
+/// A value as "KIND TEXT", for comparing backend results with expectations written as text:
+/// "integer 1", "real 1.5", "text apple", "blob 00ff" (hex), "null".
+std::string show(const value& v);
+
 /// The message of the usage_error `f` throws, or "" if it throws none.
 template <class F>
 std::string usage_error_of(F&& f) {
