@@ -67,8 +67,11 @@ deps:
 	  npm ci --prefix tests/report --no-audit --no-fund --loglevel=error; \
 	fi
 
+# Extra cmake arguments for the configure step (CI drops debug info with them: see .ci/run).
+CMAKE_ARGS ?=
+
 configure: deps
-	cmake --preset $(PRESET)
+	cmake --preset $(PRESET) $(CMAKE_ARGS)
 
 build: configure
 	cmake --build --preset $(PRESET) -j $(JOBS)
