@@ -1,7 +1,11 @@
-// sqlmorph-load: SQLite databases copied into PostgreSQL, types chosen from the values stored.
+// sqlmorph-load: SQLite databases copied into PostgreSQL and MariaDB, types chosen from the values
+// stored.
 
 #include <doctest/doctest.h>
 
+#include <sqlmorph/backend.hpp>
+
+#include "mariadb_support.hpp"
 #include "test_support.hpp"
 
 using namespace sqlmorph;
@@ -156,4 +160,89 @@ TEST_CASE("sqlmorph-load runs started at once into one server all succeed, with 
   for (int i = 0; i <= separate; ++i)
     test::pg_exec("postgres", "DROP DATABASE IF EXISTS " + database(i) + " WITH (FORCE)");
   test::pg_exec("postgres", "DROP ROLE IF EXISTS " + role + "_1, " + role + "_2, " + role);
+}
+
+TEST_CASE(
+    "sqlmorph-load copies a SQLite file into MariaDB: the same types, a reading account, counts checked") {
+  test::temp_dir dir;
+  const auto file = dir.path() / "sqlmorph_load_maria.sqlite";
+  test::create_sqlite(file, R"(
+    CREATE TABLE "Singer" ("Singer_ID" INT, "Name" TEXT, "Net Worth" REAL, "Age" TEXT, photo BLOB, mixed, empty_int INTEGER);
+    INSERT INTO "Singer" VALUES (1, 'Ann', 1.5, 30, x'00ff', 1, NULL);
+    INSERT INTO "Singer" VALUES (2, 'Bé' || char(9) || 'to', 2, '31', x'', 'two', NULL);
+    INSERT INTO "Singer" VALUES (3, NULL, NULL, 32.5, NULL, 3.25, NULL);
+    INSERT INTO "Singer" VALUES (4, CAST(x'41ff42' AS TEXT), 1e300, NULL, x'5c4e', NULL, NULL);
+    CREATE TABLE "orders" (id INTEGER PRIMARY KEY, note TEXT);
+    INSERT INTO orders(note) VALUES ('a\b'), ('line
+break'), ('\N');
+  )");
+  const std::string to = "mysql:" + test::mariadb().target("{db_id}", "root");
+  const auto r = test::run_loader(
+      {"--from", "sqlite:" + file.string(), "--to", to, "--replace", "--grant", "sqlmorph_reader"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("sqlmorph_load_maria: 2 tables, 7 rows") != std::string::npos);
+  CHECK(r.out.find("1 values had invalid UTF-8, replaced by U+FFFD") != std::string::npos);
+  const std::string db = "sqlmorph_load_maria";
+  const auto type_of = [&](const std::string& column) {
+    return test::maria_value(db, "SELECT DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '" +
+                                     db + "' AND TABLE_NAME = 'singer' AND COLUMN_NAME = '" + column + "'");
+  };
+  CHECK(type_of("singer_id") == "bigint");
+  CHECK(type_of("name") == "longtext");
+  CHECK(type_of("Net Worth") == "double");
+  CHECK(type_of("age") == "longtext");
+  CHECK(type_of("photo") == "longblob");
+  CHECK(type_of("mixed") == "longtext");
+  CHECK(type_of("empty_int") == "bigint");
+  CHECK(test::maria_value(
+            db, "SELECT DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '" + db +
+                    "'") == "utf8mb4_bin");
+
+  // Read back through the backend, as the reading account: every value as it was in SQLite.
+  auto c = test::registry()
+               .create<backend>(core::component_spec("mysql"))
+               ->connect(test::mariadb().target(db, "sqlmorph_reader"));
+  INFO(c.message);
+  REQUIRE(c.conn != nullptr);
+  const query_outcome o = c.conn->execute("SELECT * FROM Singer ORDER BY singer_id", {});
+  INFO(o.message);
+  REQUIRE(o.ok());
+  std::vector<std::string> got;
+  for (std::size_t i = 0; i < o.rows.row_count(); ++i) {
+    std::string row;
+    for (std::size_t j = 0; j < o.rows.column_count(); ++j)
+      row += (j ? " | " : "") + test::show(o.rows.cell(i, j));
+    got.push_back(row);
+  }
+  REQUIRE(got.size() == 4);
+  CHECK(got[0] == "integer 1 | text Ann | real 1.5 | text 30 | blob 00ff | text 1 | null");
+  CHECK(got[1] == "integer 2 | text B\xc3\xa9\tto | real 2.0 | text 31 | blob  | text two | null");
+  CHECK(got[2] == "integer 3 | null | null | text 32.5 | null | text 3.25 | null");
+  CHECK(got[3] ==
+        "integer 4 | text A\xEF\xBF\xBD"
+        "B | real 1e+300 | null | blob 5c4e | null | null");
+  const query_outcome notes = c.conn->execute("SELECT note FROM orders ORDER BY id", {});
+  REQUIRE(notes.ok());
+  REQUIRE(notes.rows.row_count() == 3);
+  CHECK(test::show(notes.rows.cell(0, 0)) == "text a\\b");
+  CHECK(test::show(notes.rows.cell(1, 0)) == "text line\nbreak");
+  CHECK(test::show(notes.rows.cell(2, 0)) == "text \\N");  // the text, not a NULL
+  // The reading account may read and nothing else.
+  CHECK(test::maria_value("", "SHOW GRANTS FOR 'sqlmorph_reader'@'localhost'") ==
+        "GRANT USAGE ON *.* TO `sqlmorph_reader`@`localhost`");
+  CHECK(c.conn->execute("SELECT COUNT(*) FROM singer", {}).ok());
+
+  // An existing database is not replaced unless asked; bad arguments say what is wrong.
+  const auto again = test::run_loader({"--from", "sqlite:" + file.string(), "--to", to});
+  CHECK(again.exit_code == 1);
+  CHECK(again.err.find("database sqlmorph_load_maria already exists (--replace") != std::string::npos);
+  CHECK(
+      test::run_loader({"--from", "sqlite:" + file.string(), "--to", "mysql:socket=/x user=root database=d"})
+          .err.find("database={db_id}") != std::string::npos);
+  CHECK(test::run_loader({"--from", "sqlite:" + file.string(), "--to", to, "--grant", "o'neil", "--replace"})
+            .err.find("quotes and backslashes are not allowed") != std::string::npos);
+  CHECK(test::run_loader({"--from", "sqlite:" + file.string(), "--to", to, "--worker-roles", "2", "--grant",
+                          "r", "--replace"})
+            .err.find("--worker-roles is for PostgreSQL") != std::string::npos);
 }

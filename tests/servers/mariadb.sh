@@ -1,7 +1,9 @@
 #!/bin/sh
 # A throwaway MariaDB server for the tests: mariadb-install-db into a temporary folder, a unix
 # socket in that folder, no TCP listener (--skip-networking), its own pid file; root may connect
-# through the socket without a password (nothing else can reach it).
+# through the socket without a password (nothing else can reach it). Table names are compared
+# case-insensitively (lower_case_table_names = 1), as SQLite compares them: Spider's and BIRD's SQL
+# writes `Singer` for a table `singer`. LOAD DATA LOCAL is on for sqlmorph-load.
 #
 #   tests/servers/mariadb.sh start STATE_FILE   start a server; write its settings to STATE_FILE
 #   tests/servers/mariadb.sh stop STATE_FILE    stop it (by pid) and delete its folder
@@ -58,7 +60,7 @@ case "$command" in
       user=mysql
     fi
     if ! "$install_db" --no-defaults --datadir="$dir/data" --user="$user" --auth-root-authentication-method=normal \
-        --skip-test-db >"$dir/install.log" 2>&1; then
+        --skip-test-db --lower-case-table-names=1 >"$dir/install.log" 2>&1; then
       echo "mariadb test server: mariadb-install-db failed:" >&2
       cat "$dir/install.log" >&2
       rm -rf "$dir"
@@ -67,7 +69,7 @@ case "$command" in
     mkdir "$dir/files"
     "$server" --no-defaults --datadir="$dir/data" --user="$user" --skip-networking --socket="$dir/mariadb.sock" \
       --pid-file="$dir/mariadb.pid" --log-error="$dir/server.log" --innodb-buffer-pool-size=64M --skip-log-bin \
-      --max-connections=200 --secure-file-priv="$dir/files" >/dev/null 2>&1 &
+      --max-connections=200 --secure-file-priv="$dir/files" --lower-case-table-names=1 --local-infile=1 >/dev/null 2>&1 &
     i=0
     until [ -S "$dir/mariadb.sock" ] && [ -f "$dir/mariadb.pid" ]; do
       if [ $i -ge 300 ]; then

@@ -1,9 +1,11 @@
-// sqlmorph-load: copies SQLite databases into PostgreSQL, so one benchmark can be evaluated on both
-// engines (see docs/backends.md).
+// sqlmorph-load: copies SQLite databases into PostgreSQL or MySQL/MariaDB, so one benchmark can be
+// evaluated on several engines (see docs/backends.md).
 //
 //   sqlmorph-load --from sqlite:FILE            --to "postgres:host=... user=... dbname={db_id}"
 //   sqlmorph-load --from sqlite-dir:DB_ROOT     --to "postgres:..." [--replace] [--grant sqlmorph_reader]
 //                 [--worker-roles N]
+//   sqlmorph-load --from sqlite-dir:DB_ROOT     --to "mysql:socket=... user=root database={db_id}"
+//                 [--replace] [--grant sqlmorph_reader[@HOST]]
 //
 // Each SQLite file becomes a database named after the file (Spider's and BIRD's layout: DB_ROOT/
 // DB_ID/DB_ID.sqlite), created with the C collation. Column types come from the values stored; names
@@ -21,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "mysql_sink.hpp"
 #include "postgres_sink.hpp"
 #include "sqlite_source.hpp"
 
@@ -115,8 +118,99 @@ load_report load_database(postgres_sink& admin, const std::string& conninfo, con
   return report;
 }
 
+void print_report(const options& o, const std::string& name, std::size_t tables, const load_report& report) {
+  if (o.quiet) return;
+  std::string type_text;
+  for (const auto& [type, n] : report.types)
+    type_text += (type_text.empty() ? "" : ", ") + std::to_string(n) + " " + type;
+  std::printf("%s: %zu tables, %zu rows (columns: %s)", name.c_str(), tables, report.rows, type_text.c_str());
+  if (report.repairs.invalid_utf8 > 0)
+    std::printf("; %zu values had invalid UTF-8, replaced by U+FFFD", report.repairs.invalid_utf8);
+  if (report.repairs.nul_bytes > 0)
+    std::printf("; %zu values had NUL bytes, dropped", report.repairs.nul_bytes);
+  std::printf("\n");
+}
+
+// The MySQL account `user` or `user@host` (host `localhost` when not given) as 'user'@'host'.
+std::string mysql_account(const std::string& grant) {
+  const std::size_t at = grant.rfind('@');
+  const std::string user = at == std::string::npos ? grant : grant.substr(0, at);
+  const std::string host = at == std::string::npos ? "localhost" : grant.substr(at + 1);
+  if (user.empty() || host.empty())
+    throw load_error("--grant must be USER or USER@HOST, not '" + grant + "'");
+  for (const char c : user + host) {
+    if (c == '\'' || c == '\\')
+      throw load_error("--grant: quotes and backslashes are not allowed in '" + grant + "'");
+  }
+  return "'" + user + "'@'" + host + "'";
+}
+
+// Loads every database of `todo` into the MySQL/MariaDB server of the target (which names the
+// database as database={db_id}): each is created with utf8mb4 and its binary collation (byte-wise,
+// as SQLite compares text), under a named lock so that two loaders of one database take turns.
+int run_mysql(const options& o, const std::vector<std::pair<std::string, fs::path>>& todo) {
+  if (o.worker_roles > 0) {
+    throw load_error("--worker-roles is for PostgreSQL (the postgres backend's user_per_worker)");
+  }
+  const std::string target = o.to.substr(6);
+  if (target.find("{db_id}") == std::string::npos) {
+    throw load_error(
+        "the connection string must name the database as database={db_id} (each file gets its database)");
+  }
+  mysql_sink sink(with_db(target, "mysql"));
+  const std::string account = o.grant.empty() ? std::string() : mysql_account(o.grant);
+  if (!account.empty()) sink.exec("CREATE USER IF NOT EXISTS " + account);
+  std::size_t total_rows = 0;
+  for (const auto& [name, file] : todo) {
+    sqlite_source source(file);
+    const std::vector<table_plan> tables = source.plan_tables();
+    const std::string db = mysql_identifier(name);
+    const std::string lock = "'" + database_lock(name) + "'";
+    if (sink.value("SELECT GET_LOCK(" + lock + ", 3600)") != "1") {
+      throw load_error("could not take the lock of " + name + " within an hour");
+    }
+    const std::string exists =
+        sink.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '" + name + "'");
+    if (exists != "0" && !o.replace) {
+      throw load_error("database " + name + " already exists (--replace drops it and loads it again)");
+    }
+    sink.exec("DROP DATABASE IF EXISTS " + db);
+    sink.exec("CREATE DATABASE " + db + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+    load_report report;
+    for (const table_plan& t : tables) {
+      std::string columns;
+      for (const column_plan& c : t.columns) {
+        columns +=
+            (columns.empty() ? "" : ", ") + mysql_identifier(c.target_name) + " " + mysql_type_name(c.type);
+        ++report.types[mysql_type_name(c.type)];
+      }
+      const std::string table = db + "." + mysql_identifier(t.target_name);
+      sink.exec("CREATE TABLE " + table + " (" + columns + ")");
+      sink.load_lines(t, name, [&](const std::function<void(const std::string&)>& put) {
+        source.copy_rows(t, put, report.repairs);
+      });
+      const std::string loaded = sink.value("SELECT COUNT(*) FROM " + table);
+      if (loaded != std::to_string(t.rows)) {
+        throw load_error(name + "." + t.source_name + ": " + std::to_string(t.rows) + " rows read but " +
+                         loaded + " loaded");
+      }
+      sink.exec("ANALYZE TABLE " + table);
+      report.rows += t.rows;
+    }
+    if (!account.empty()) sink.exec("GRANT SELECT ON " + db + ".* TO " + account);
+    sink.exec("DO RELEASE_LOCK(" + lock + ")");
+    total_rows += report.rows;
+    print_report(o, name, tables.size(), report);
+  }
+  if (!o.quiet) std::printf("loaded %zu database(s), %zu rows\n", todo.size(), total_rows);
+  return 0;
+}
+
 int run(const options& o) {
-  if (o.to.rfind("postgres:", 0) != 0) throw load_error("--to must be postgres:CONNINFO, not '" + o.to + "'");
+  if (o.to.rfind("mysql:", 0) == 0) return run_mysql(o, sources(o));
+  if (o.to.rfind("postgres:", 0) != 0) {
+    throw load_error("--to must be postgres:CONNINFO or mysql:CONNECTION, not '" + o.to + "'");
+  }
   const std::string conninfo = o.to.substr(9);
   if (conninfo.find("{db_id}") == std::string::npos) {
     throw load_error(
@@ -134,18 +228,7 @@ int run(const options& o) {
     const load_report report = load_database(admin, conninfo, name, source, tables, o);
     admin.unlock(database_lock(name));
     total_rows += report.rows;
-    if (!o.quiet) {
-      std::string type_text;
-      for (const auto& [type, n] : report.types)
-        type_text += (type_text.empty() ? "" : ", ") + std::to_string(n) + " " + type;
-      std::printf("%s: %zu tables, %zu rows (columns: %s)", name.c_str(), tables.size(), report.rows,
-                  type_text.c_str());
-      if (report.repairs.invalid_utf8 > 0)
-        std::printf("; %zu values had invalid UTF-8, replaced by U+FFFD", report.repairs.invalid_utf8);
-      if (report.repairs.nul_bytes > 0)
-        std::printf("; %zu values had NUL bytes, dropped", report.repairs.nul_bytes);
-      std::printf("\n");
-    }
+    print_report(o, name, tables.size(), report);
   }
   if (!o.quiet) std::printf("loaded %zu database(s), %zu rows\n", todo.size(), total_rows);
   return 0;
@@ -155,18 +238,26 @@ int run(const options& o) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "sqlmorph-load: copy SQLite databases into PostgreSQL (each file becomes a database, C collation)"};
+      "sqlmorph-load: copy SQLite databases into PostgreSQL (C collation) or MySQL/MariaDB (utf8mb4_bin); "
+      "each "
+      "file becomes a database"};
   options o;
   app.add_option("--from", o.from, "sqlite:FILE, or sqlite-dir:DB_ROOT for every DB_ROOT/DB_ID/DB_ID.sqlite")
       ->required();
-  app.add_option("--to", o.to, "postgres:CONNINFO, a libpq connection string with dbname={db_id}")
+  app.add_option(
+         "--to", o.to,
+         "postgres:CONNINFO, a libpq connection string with dbname={db_id}; or mysql:CONNECTION, the mysql "
+         "backend's connection string with database={db_id} (an account that may create databases)")
       ->required();
   app.add_option("--database", o.database,
                  "with sqlite:FILE, the database's name (default: the file's name)");
   app.add_option("--only", o.only, "load only these databases (DB_ID,...)")->delimiter(',');
   app.add_option("--admin-db", o.admin_db, "the database connected to for CREATE DATABASE")
       ->capture_default_str();
-  app.add_option("--grant", o.grant, "a role to create if missing and give read access (never a superuser)");
+  app.add_option(
+      "--grant", o.grant,
+      "a role (PostgreSQL) or account USER[@HOST] (MySQL; host localhost by default) to create if missing "
+      "and give read access (never a superuser)");
   app.add_option("--worker-roles", o.worker_roles,
                  "also create login roles ROLE_1..ROLE_N, members of the --grant role: one per evaluation "
                  "worker (the postgres backend's user_per_worker), so that no query can stop another "
