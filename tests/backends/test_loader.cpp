@@ -246,3 +246,51 @@ break'), ('\N');
                           "r", "--replace"})
             .err.find("--worker-roles is for PostgreSQL") != std::string::npos);
 }
+
+TEST_CASE("sqlmorph-load --temporal-types --primary-keys: dates, timestamps and keys where the data allow") {
+  test::temp_dir dir;
+  const auto file = dir.path() / "sqlmorph_load_typed.sqlite";
+  test::create_sqlite(file, R"(
+    CREATE TABLE ev (id INTEGER, day DATE, at DATETIME, stamp TIMESTAMP, odd DATE, none_yet DATE, n INT,
+                     PRIMARY KEY (id));
+    INSERT INTO ev VALUES (1, '2024-02-29', '2024-02-29 13:45:01', '2024-02-29T13:45:01.25', '29/02/2024', NULL, 1);
+    INSERT INTO ev VALUES (2, NULL, '2024-03-01', NULL, '2024-03-01', NULL, 2);
+    CREATE TABLE pair (a TEXT, b INT, note DATE, PRIMARY KEY (b, a));
+  )");
+  const auto r = test::run_loader({"--from", "sqlite:" + file.string(), "--to", to_arg(), "--replace",
+                                   "--temporal-types", "--primary-keys"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string db = "sqlmorph_load_typed";
+  const auto type_of = [&](const std::string& table, const std::string& column) {
+    return test::pg_value(db, "SELECT data_type FROM information_schema.columns WHERE table_name = '" +
+                                  table + "' AND column_name = '" + column + "'");
+  };
+  CHECK(type_of("ev", "day") == "date");
+  CHECK(type_of("ev", "at") == "timestamp without time zone");  // a date alone is a timestamp at midnight
+  CHECK(type_of("ev", "stamp") == "timestamp without time zone");
+  CHECK(type_of("ev", "odd") == "text");       // not every value is an ISO date
+  CHECK(type_of("ev", "none_yet") == "date");  // empty: the declared type
+  CHECK(type_of("pair", "note") == "date");
+  CHECK(test::pg_value(db, "SELECT stamp::text FROM ev WHERE id = 1") == "2024-02-29 13:45:01.25");
+  CHECK(test::pg_value(db, "SELECT at::text FROM ev WHERE id = 2") == "2024-03-01 00:00:00");
+  // The keys, in key order; a SELECT of columns that depend on the key binds.
+  CHECK(test::pg_value(db,
+                       "SELECT string_agg(a.attname, ',' ORDER BY k.ord) FROM pg_constraint c "
+                       "CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY k(attnum, ord) "
+                       "JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum "
+                       "WHERE c.conrelid = 'pair'::regclass AND c.contype = 'p'") == "b,a");
+  CHECK(test::pg_value(db, "SELECT count(*) FROM (SELECT id, day FROM ev GROUP BY id) t") == "2");
+  // Without the flags: text, and no keys.
+  const auto plain = test::run_loader({"--from", "sqlite:" + file.string(), "--to", to_arg(), "--replace"});
+  REQUIRE(plain.exit_code == 0);
+  CHECK(type_of("ev", "day") == "text");
+  CHECK(test::pg_value(db,
+                       "SELECT count(*) FROM pg_constraint WHERE contype = 'p' AND connamespace = "
+                       "'public'::regnamespace") == "0");
+  // --primary-keys is PostgreSQL's only.
+  CHECK(
+      test::run_loader({"--from", "sqlite:" + file.string(), "--to",
+                        "mysql:" + test::mariadb().target("{db_id}", "root"), "--replace", "--primary-keys"})
+          .err.find("--primary-keys is for PostgreSQL") != std::string::npos);
+}

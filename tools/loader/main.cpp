@@ -42,6 +42,8 @@ struct options {
   int worker_roles = 0;
   bool replace = false;
   bool quiet = false;
+  bool temporal_types = false;
+  bool primary_keys = false;
 };
 
 // The databases to load: (name, file).
@@ -96,7 +98,7 @@ load_report load_database(postgres_sink& admin, const std::string& conninfo, con
   create_database(admin, name, o.replace);
   postgres_sink db(with_db(conninfo, name));
   for (const table_plan& t : tables) {
-    create_table(db, t);
+    create_table(db, t, o.primary_keys);
     std::string columns;
     for (const column_plan& c : t.columns) {
       columns += (columns.empty() ? "" : ", ") + quote_identifier(c.target_name);
@@ -152,6 +154,9 @@ int run_mysql(const options& o, const std::vector<std::pair<std::string, fs::pat
   if (o.worker_roles > 0) {
     throw load_error("--worker-roles is for PostgreSQL (the postgres backend's user_per_worker)");
   }
+  if (o.primary_keys) {
+    throw load_error("--primary-keys is for PostgreSQL (MySQL does not need keys to bind a GROUP BY)");
+  }
   const std::string target = o.to.substr(6);
   if (target.find("{db_id}") == std::string::npos) {
     throw load_error(
@@ -163,7 +168,7 @@ int run_mysql(const options& o, const std::vector<std::pair<std::string, fs::pat
   std::size_t total_rows = 0;
   for (const auto& [name, file] : todo) {
     sqlite_source source(file);
-    const std::vector<table_plan> tables = source.plan_tables();
+    const std::vector<table_plan> tables = source.plan_tables(o.temporal_types);
     const std::string db = mysql_identifier(name);
     const std::string lock = "'" + database_lock(name) + "'";
     if (sink.value("SELECT GET_LOCK(" + lock + ", 3600)") != "1") {
@@ -180,9 +185,8 @@ int run_mysql(const options& o, const std::vector<std::pair<std::string, fs::pat
     for (const table_plan& t : tables) {
       std::string columns;
       for (const column_plan& c : t.columns) {
-        columns +=
-            (columns.empty() ? "" : ", ") + mysql_identifier(c.target_name) + " " + mysql_type_name(c.type);
-        ++report.types[mysql_type_name(c.type)];
+        columns += (columns.empty() ? "" : ", ") + mysql_identifier(c.target_name) + " " + mysql_type_name(c);
+        ++report.types[mysql_type_name(c)];
       }
       const std::string table = db + "." + mysql_identifier(t.target_name);
       sink.exec("CREATE TABLE " + table + " (" + columns + ")");
@@ -223,7 +227,7 @@ int run(const options& o) {
   std::size_t total_rows = 0;
   for (const auto& [name, file] : todo) {
     sqlite_source source(file);
-    const std::vector<table_plan> tables = source.plan_tables();
+    const std::vector<table_plan> tables = source.plan_tables(o.temporal_types);
     admin.lock(database_lock(name));  // released below, or when the session ends on an error
     const load_report report = load_database(admin, conninfo, name, source, tables, o);
     admin.unlock(database_lock(name));
@@ -264,6 +268,16 @@ int main(int argc, char** argv) {
                  "worker's session")
       ->check(CLI::Range(0, 1000));
   app.add_flag("--replace", o.replace, "drop and load again databases that exist");
+  app.add_flag(
+      "--temporal-types", o.temporal_types,
+      "columns declared DATE, DATETIME or TIMESTAMP become date and timestamp columns when every value "
+      "is an ISO date or timestamp (SQL written for PostgreSQL or MySQL, such as BIRD's, compares them as "
+      "dates); without it they are text, as SQLite stores them");
+  app.add_flag(
+      "--primary-keys", o.primary_keys,
+      "PostgreSQL: keep each table's SQLite primary key as a PRIMARY KEY, so that SQL grouping by a key "
+      "and selecting columns that depend on it binds, as PostgreSQL allows (loading fails where the "
+      "data break the key)");
   app.add_flag("-q,--quiet", o.quiet, "print nothing but errors");
   CLI11_PARSE(app, argc, argv);
   try {

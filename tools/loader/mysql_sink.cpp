@@ -52,8 +52,12 @@ std::string mysql_identifier(const std::string& name) {
   return out + "`";
 }
 
-const char* mysql_type_name(column_type t) noexcept {
-  switch (t) {
+const char* mysql_type_name(const column_plan& c) noexcept {
+  switch (c.type) {
+    case column_type::date:
+      return "DATE";
+    case column_type::timestamp:
+      return c.fractional_seconds ? "DATETIME(6)" : "DATETIME";
     case column_type::bigint:
       return "BIGINT";
     case column_type::double_precision:

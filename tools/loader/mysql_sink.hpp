@@ -37,7 +37,7 @@ class mysql_sink {
 /// `name` as a MySQL identifier (backquoted).
 std::string mysql_identifier(const std::string& name);
 
-/// MySQL's column type for a planned column.
-const char* mysql_type_name(column_type t) noexcept;
+/// MySQL's column type for a planned column (DATETIME(6) for timestamps with fractions of a second).
+const char* mysql_type_name(const column_plan& c) noexcept;
 
 }  // namespace sqlmorph::load

@@ -113,11 +113,17 @@ void create_database(postgres_sink& admin, const std::string& name, bool replace
              " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'");
 }
 
-void create_table(postgres_sink& db, const table_plan& table) {
+void create_table(postgres_sink& db, const table_plan& table, bool primary_key) {
   std::string sql = "CREATE TABLE " + quote_identifier(table.target_name) + " (";
   for (std::size_t i = 0; i < table.columns.size(); ++i) {
     sql += (i ? ", " : "") + quote_identifier(table.columns[i].target_name) + " " +
            type_name(table.columns[i].type);
+  }
+  if (primary_key && !table.primary_key.empty()) {
+    sql += ", PRIMARY KEY (";
+    for (std::size_t i = 0; i < table.primary_key.size(); ++i)
+      sql += (i ? ", " : "") + quote_identifier(table.primary_key[i]);
+    sql += ")";
   }
   db.exec(sql + ")");
 }

@@ -52,8 +52,9 @@ void create_database(postgres_sink& admin, const std::string& name, bool replace
 /// loaders of one database run one after the other, as if started one after the other.
 std::string database_lock(const std::string& name);
 
-/// Creates `table` (no constraints: SQLite does not enforce them, and data may break them).
-void create_table(postgres_sink& db, const table_plan& table);
+/// Creates `table`, without constraints (SQLite does not enforce them, and data may break them) —
+/// unless `primary_key`: then with its SQLite primary key (loading fails where the data break it).
+void create_table(postgres_sink& db, const table_plan& table, bool primary_key = false);
 
 /// Creates `role` (LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE) if it is missing, and `workers` login
 /// roles ROLE_1 ... ROLE_N that are members of it (one per evaluation worker: sessions of one role

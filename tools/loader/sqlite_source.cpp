@@ -39,7 +39,37 @@ bool contains_ci(std::string haystack, const char* needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-column_type choose_type(const column_plan& c) {
+// YYYY-MM-DD, digits where they belong (the month and day are not checked further: a server
+// refuses an impossible date and the load fails, naming it).
+bool is_iso_date(std::string_view s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
+// YYYY-MM-DD HH:MM:SS (or T for the space), optionally .F to .FFFFFF.
+bool is_iso_timestamp(std::string_view s, bool& fraction) {
+  if (s.size() < 19 || !is_iso_date(s.substr(0, 10)) || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' ||
+      s[16] != ':')
+    return false;
+  for (std::size_t i : {11, 12, 14, 15, 17, 18})
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  if (s.size() == 19) return true;
+  if (s[19] != '.' || s.size() < 21 || s.size() > 26) return false;
+  for (std::size_t i = 20; i < s.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  fraction = true;
+  return true;
+}
+
+column_type choose_type(const column_plan& c, bool temporal_types) {
+  const bool only_texts = temporal_types && c.integers + c.reals + c.blobs == 0;
+  if (only_texts && (contains_ci(c.declared_type, "DATETIME") || contains_ci(c.declared_type, "TIMESTAMP")) &&
+      c.date_texts + c.timestamp_texts == c.texts) {
+    return column_type::timestamp;
+  }
+  if (only_texts && contains_ci(c.declared_type, "DATE") && c.date_texts == c.texts) return column_type::date;
   if (c.texts > 0) return column_type::text;
   if (c.blobs > 0) return c.integers + c.reals > 0 ? column_type::text : column_type::bytea;
   if (c.reals > 0) return column_type::double_precision;
@@ -65,6 +95,10 @@ const char* type_name(column_type t) noexcept {
       return "text";
     case column_type::bytea:
       return "bytea";
+    case column_type::date:
+      return "date";
+    case column_type::timestamp:
+      return "timestamp";
   }
   return "text";
 }
@@ -100,7 +134,7 @@ sqlite_source::~sqlite_source() {
   sqlite3_close(db_);
 }
 
-std::vector<table_plan> sqlite_source::plan_tables() {
+std::vector<table_plan> sqlite_source::plan_tables(bool temporal_types) {
   std::vector<table_plan> tables;
   {
     statement list(
@@ -121,17 +155,21 @@ std::vector<table_plan> sqlite_source::plan_tables() {
     }
     statement info(db_, "PRAGMA table_info(" + sqlite_quote(t.source_name) + ")");
     std::set<std::string> names;
+    std::vector<std::pair<int, std::string>> key;  // (position in the key, column)
     while (sqlite3_step(info.s) == SQLITE_ROW) {
       column_plan c;
       c.source_name = info.text(1);
       c.declared_type = info.text(2);
       c.target_name = target_identifier(c.source_name);
+      if (const int pk = sqlite3_column_int(info.s, 5); pk > 0) key.emplace_back(pk, c.target_name);
       if (!names.insert(c.target_name).second) {
         throw load_error(file_.string() + ": table " + t.source_name + " has two columns named '" +
                          c.target_name + "' once lower-cased");
       }
       t.columns.push_back(std::move(c));
     }
+    std::sort(key.begin(), key.end());
+    for (auto& k : key) t.primary_key.push_back(std::move(k.second));
     // Storage classes actually present, column by column.
     std::string select = "SELECT ";
     for (std::size_t i = 0; i < t.columns.size(); ++i)
@@ -148,9 +186,18 @@ std::vector<table_plan> sqlite_source::plan_tables() {
           case SQLITE_FLOAT:
             ++c.reals;
             break;
-          case SQLITE_TEXT:
+          case SQLITE_TEXT: {
             ++c.texts;
+            const std::string_view text(
+                reinterpret_cast<const char*>(sqlite3_column_text(rows.s, static_cast<int>(i))),
+                static_cast<std::size_t>(sqlite3_column_bytes(rows.s, static_cast<int>(i))));
+            if (is_iso_date(text)) {
+              ++c.date_texts;
+            } else if (is_iso_timestamp(text, c.fractional_seconds)) {
+              ++c.timestamp_texts;
+            }
             break;
+          }
           case SQLITE_BLOB:
             ++c.blobs;
             break;
@@ -159,7 +206,7 @@ std::vector<table_plan> sqlite_source::plan_tables() {
         }
       }
     }
-    for (column_plan& c : t.columns) c.type = choose_type(c);
+    for (column_plan& c : t.columns) c.type = choose_type(c, temporal_types);
   }
   return tables;
 }
@@ -195,6 +242,8 @@ void sqlite_source::copy_rows(const table_plan& table, const std::function<void(
                                              static_cast<std::size_t>(sqlite3_column_bytes(rows.s, col))));
           break;
         }
+        case column_type::date:
+        case column_type::timestamp:
         case column_type::text: {
           // SQLite's own text form of numbers; blob bytes taken as text.
           const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(rows.s, col));

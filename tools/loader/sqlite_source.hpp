@@ -1,6 +1,7 @@
 #pragma once
-// Reading a SQLite database for loading elsewhere: its tables, a PostgreSQL type per column chosen
-// from the values actually stored (SQLite columns may hold any type), and its rows as COPY lines.
+// Reading a SQLite database for loading elsewhere: its tables, a type per column chosen from the
+// values actually stored (SQLite columns may hold any type) and from the declared type where the
+// values allow it (dates and timestamps; every type of an empty column), and its rows as COPY lines.
 
 #include <sqlite3.h>
 
@@ -19,7 +20,7 @@ struct load_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class column_type { bigint, double_precision, text, bytea };
+enum class column_type { bigint, double_precision, text, bytea, date, timestamp };
 const char* type_name(column_type t) noexcept;
 
 struct column_plan {
@@ -29,6 +30,10 @@ struct column_plan {
   column_type type = column_type::text;
   // Values seen, by SQLite storage class.
   std::size_t integers = 0, reals = 0, texts = 0, blobs = 0, nulls = 0;
+  // Texts that are ISO dates (YYYY-MM-DD) and ISO timestamps (YYYY-MM-DD HH:MM:SS, a T for the
+  // space, fractions of a second); whether a timestamp had a fraction.
+  std::size_t date_texts = 0, timestamp_texts = 0;
+  bool fractional_seconds = false;
 };
 
 struct table_plan {
@@ -36,6 +41,8 @@ struct table_plan {
   std::string target_name;
   std::vector<column_plan> columns;
   std::size_t rows = 0;
+  /// The target names of the primary key's columns, in key order (empty: none declared).
+  std::vector<std::string> primary_key;
 };
 
 /// The PostgreSQL name of a SQLite table or column: lower-cased when it is a plain identifier (so
@@ -52,10 +59,13 @@ class sqlite_source {
   sqlite_source(const sqlite_source&) = delete;
   sqlite_source& operator=(const sqlite_source&) = delete;
 
-  /// Every table (views and SQLite's own tables aside), with a type per column:
-  /// integers only → bigint; integers and reals → double precision; blobs only → bytea; anything
-  /// with text, or nothing but NULLs → text, unless the declared type says INT or REAL/FLOA/DOUB.
-  std::vector<table_plan> plan_tables();
+  /// Every table (views and SQLite's own tables aside), with a type per column. With
+  /// `temporal_types`: declared DATE and every value an ISO date → date; declared DATETIME or
+  /// TIMESTAMP and every value an ISO date or timestamp → timestamp (so an empty column takes its
+  /// declared type too). Otherwise integers only → bigint; integers and reals → double precision; blobs only
+  /// → bytea; anything with text → text; nothing but NULLs → bigint, double precision or text from the
+  /// declared type (SQLite's affinity rules: INT; REAL, FLOA, DOUB; anything else).
+  std::vector<table_plan> plan_tables(bool temporal_types = false);
 
   /// Calls `line` with each row of `table` as a COPY text line (with its newline). Numbers in text
   /// columns are written as SQLite writes them as text.
