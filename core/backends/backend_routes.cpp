@@ -1,5 +1,6 @@
 #include "backends/backend_routes.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "backends/capabilities_json.hpp"
@@ -27,6 +28,16 @@ std::string configured_backend::target_for(const std::string& db_id, const std::
 std::string database_name(const example& ex) {
   if (!ex.db_id.empty()) return ex.db_id;
   return std::filesystem::path(ex.db).stem().string();
+}
+
+std::vector<std::string> backends_named_by(const std::vector<example>& examples) {
+  std::vector<std::string> out;
+  for (const example& ex : examples) {
+    for (const std::string* b : {&ex.gold_backend, &ex.pred_backend}) {
+      if (!b->empty() && std::find(out.begin(), out.end(), *b) == out.end()) out.push_back(*b);
+    }
+  }
+  return out;
 }
 
 std::vector<example> examples_on_each_backend(const std::vector<example>& examples,

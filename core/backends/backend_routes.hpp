@@ -88,6 +88,9 @@ class backend_routes {
 /// The name a target's {db_id} stands for: the example's db_id, or its database file's stem.
 std::string database_name(const example& ex);
 
+/// The backends `examples` name themselves (gold_backend, pred_backend), each once, in first-use order.
+std::vector<std::string> backends_named_by(const std::vector<example>& examples);
+
 /// Every example once per backend, both queries on that backend, for a side-by-side comparison of
 /// engines: system "S" becomes "S@BACKEND" (or "BACKEND" when unnamed), id "I" becomes "I@BACKEND".
 std::vector<example> examples_on_each_backend(const std::vector<example>& examples,

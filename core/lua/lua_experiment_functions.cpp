@@ -6,7 +6,9 @@
 #include <new>
 
 #include "app/evaluation_request.hpp"
+#include "backends/backend_routes.hpp"
 #include "config/run_values.hpp"
+#include "datasets/bird_files.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/spider_files.hpp"
 #include "eval/sql_features.hpp"
@@ -127,6 +129,41 @@ std::string required_string(lua_State* L, int table, const char* field, const ch
   return *v;
 }
 
+// The `systems` field of sqlmorph.spider / sqlmorph.bird: { {name = N, pred = FILE}, ... } or
+// { N = FILE, ... } (in name order). Never empty.
+std::vector<std::pair<std::string, std::string>> systems_field(lua_State* L, const std::string& who) {
+  std::vector<std::pair<std::string, std::string>> systems;
+  lua_getfield(L, 1, "systems");
+  if (!lua_istable(L, -1))
+    throw usage_error(who + ": 'systems' is required: { {name = ..., pred = ...}, ... }");
+  const int list = lua_gettop(L);
+  const auto n = static_cast<int>(lua_rawlen(L, list));
+  const std::string entry_who = who + " systems";
+  for (int i = 1; i <= n; ++i) {
+    lua_rawgeti(L, list, i);
+    if (!lua_istable(L, -1))
+      throw usage_error(who + ": systems[" + std::to_string(i) + "] must be {name = ..., pred = ...}");
+    systems.push_back({required_string(L, lua_gettop(L), "name", entry_who.c_str()),
+                       required_string(L, lua_gettop(L), "pred", entry_who.c_str())});
+    lua_pop(L, 1);
+  }
+  if (n == 0) {  // the map form, in name order
+    std::map<std::string, std::string> by_name;
+    lua_pushnil(L);
+    while (lua_next(L, list) != 0) {
+      if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING) {
+        throw usage_error(who + ": systems must map names to prediction files");
+      }
+      by_name[lua_tostring(L, -2)] = lua_tostring(L, -1);
+      lua_pop(L, 1);
+    }
+    systems.assign(by_name.begin(), by_name.end());
+  }
+  lua_pop(L, 1);
+  if (systems.empty()) throw usage_error(who + ": 'systems' is empty");
+  return systems;
+}
+
 // sqlmorph.spider{ gold = FILE, db_root = DIR, systems = { {name = N, pred = FILE}, ... } or { N = FILE, ...
 // },
 //                  pred_tabs = "official" | "keep" }
@@ -135,41 +172,50 @@ int spider(lua_State* L, lua_module_context&) {
   const std::string gold = required_string(L, 1, "gold", "sqlmorph.spider");
   const std::string db_root = required_string(L, 1, "db_root", "sqlmorph.spider");
   const prediction_tabs tabs = parse_prediction_tabs(opt_string(L, 1, "pred_tabs").value_or("official"));
-  std::vector<std::pair<std::string, std::string>> systems;
-  lua_getfield(L, 1, "systems");
-  if (!lua_istable(L, -1))
-    throw usage_error("sqlmorph.spider: 'systems' is required: { {name = ..., pred = ...}, ... }");
-  const int list = lua_gettop(L);
-  const auto n = static_cast<int>(lua_rawlen(L, list));
-  for (int i = 1; i <= n; ++i) {
-    lua_rawgeti(L, list, i);
-    if (!lua_istable(L, -1))
-      throw usage_error("sqlmorph.spider: systems[" + std::to_string(i) +
-                        "] must be {name = ..., pred = ...}");
-    systems.push_back({required_string(L, lua_gettop(L), "name", "sqlmorph.spider systems"),
-                       required_string(L, lua_gettop(L), "pred", "sqlmorph.spider systems")});
-    lua_pop(L, 1);
-  }
-  if (n == 0) {  // the map form, in name order
-    std::map<std::string, std::string> by_name;
-    lua_pushnil(L);
-    while (lua_next(L, list) != 0) {
-      if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING) {
-        throw usage_error("sqlmorph.spider: systems must map names to prediction files");
-      }
-      by_name[lua_tostring(L, -2)] = lua_tostring(L, -1);
-      lua_pop(L, 1);
-    }
-    systems.assign(by_name.begin(), by_name.end());
-  }
-  lua_pop(L, 1);
-  if (systems.empty()) throw usage_error("sqlmorph.spider: 'systems' is empty");
   example_list all;
-  for (const auto& [name, pred] : systems) {
+  for (const auto& [name, pred] : systems_field(L, "sqlmorph.spider")) {
     example_list ex = read_spider_files({gold, pred, db_root, name, tabs});
     all.insert(all.end(), std::make_move_iterator(ex.begin()), std::make_move_iterator(ex.end()));
   }
   push_examples(L, std::move(all));
+  return 1;
+}
+
+// sqlmorph.bird{ gold = mini_dev_<dialect>.json, db_root = DIR, systems = (as sqlmorph.spider's) }
+int bird(lua_State* L, lua_module_context&) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const std::string gold = required_string(L, 1, "gold", "sqlmorph.bird");
+  const std::string db_root = required_string(L, 1, "db_root", "sqlmorph.bird");
+  example_list all;
+  for (const auto& [name, pred] : systems_field(L, "sqlmorph.bird")) {
+    example_list ex = read_bird_files({gold, pred, db_root, name});
+    all.insert(all.end(), std::make_move_iterator(ex.begin()), std::make_move_iterator(ex.end()));
+  }
+  push_examples(L, std::move(all));
+  return 1;
+}
+
+// examples:on("pg") or examples:on{ gold = "sqlite", pred = "pg" } -> the same examples, their
+// queries routed to those backends (names of sqlmorph.toml's [backends] or backend components):
+// one run can send each benchmark's SQL to its own engine (BIRD's dialects).
+int examples_on(lua_State* L, lua_module_context&) {
+  example_list routed = *check_examples(L, 1);
+  std::string gold;
+  std::string pred;
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    gold = pred = lua_tostring(L, 2);
+  } else if (lua_istable(L, 2)) {
+    gold = required_string(L, 2, "gold", "examples:on");
+    pred = required_string(L, 2, "pred", "examples:on");
+  } else {
+    throw usage_error("examples:on takes a backend name or { gold = NAME, pred = NAME }");
+  }
+  if (gold.empty() || pred.empty()) throw usage_error("examples:on: a backend name is empty");
+  for (example& ex : routed) {
+    ex.gold_backend = gold;
+    ex.pred_backend = pred;
+  }
+  push_examples(L, std::move(routed));
   return 1;
 }
 
@@ -395,6 +441,10 @@ evaluation_request request_fields(lua_State* L, lua_module_context& ctx, example
   }
   lua_pop(L, 1);
   if (!r.backends.empty()) examples = examples_on_each_backend(examples, r.backends);
+  // Backends the examples name themselves (examples:on) are set up too.
+  for (const std::string& b : backends_named_by(examples)) {
+    if (std::find(r.backends.begin(), r.backends.end(), b) == r.backends.end()) r.backends.push_back(b);
+  }
   r.judges = judges_field(L, 1, ctx);
   // The remote services (judges, embedders) answer before anything runs, as in `eval`.
   lua_getfield(L, 1, "preflight");
@@ -616,9 +666,11 @@ void add_experiment_functions(lua_State* L, lua_module_context& ctx) {
   luaL_setfuncs(L, examples_meta, 0);
   lua_newtable(L);  // the methods of an example set
   set_module_function(L, ctx, "filter", &examples_filter);
+  set_module_function(L, ctx, "on", &examples_on);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
   set_module_function(L, ctx, "spider", &spider);
+  set_module_function(L, ctx, "bird", &bird);
   set_module_function(L, ctx, "cases", &cases);
   set_module_function(L, ctx, "evaluate", &evaluate);
   set_module_function(L, ctx, "format_table", &format_table);

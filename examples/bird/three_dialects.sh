@@ -129,4 +129,7 @@ check mysql maria "gold=$out/gold_mysql.json"
 [ -f "$bird/predictions/predict_mini_dev_gpt-4-turbo_postgresql.json" ] &&
   check postgresql pg "gpt-4-turbo=$bird/predictions/predict_mini_dev_gpt-4-turbo_postgresql.json"
 echo
+echo "== the three dialects in one run (examples/bird/three_dialects.lua: examples:on(backend) per dialect)"
+"$build/sqlmorph" --config "$config" run "$here/three_dialects.lua" "$bird" "$out/db" "$out/one-run" "$out"
+echo
 echo "results in $out"

@@ -19,7 +19,9 @@ out="$(BUILD_DIR="$build_dir" "$source_dir/examples/bird/three_dialects.sh" "$bi
 echo "$out"
 for line in "sqlite     on sqlite gold         500/500 bind" "postgresql on pg     gold         500/500 bind" \
             "mysql      on maria  gold         500/500 bind" "sqlite     on sqlite gpt-4-turbo" \
-            "postgresql on pg     gpt-4-turbo"; do
+            "postgresql on pg     gpt-4-turbo" \
+            "  gold-sqlite              binds 500/500" "  gold-postgresql          binds 500/500" \
+            "  gold-mysql               binds 500/500" "  gold-mysql               execution_accuracy: ok=500"; do
   if ! printf '%s\n' "$out" | grep -qF "$line"; then
     echo "FAIL: expected a line starting '$line'" >&2
     exit 1
