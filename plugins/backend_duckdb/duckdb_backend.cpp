@@ -14,22 +14,26 @@ std::vector<std::pair<std::string, std::string>> read_only_config(const duckdb_s
   std::vector<std::pair<std::string, std::string>> c = {
       // The file is opened read-only: no statement can write it (nor a WAL beside it).
       {"access_mode", "READ_ONLY"},
-      // No file or network access beyond the database: read_csv, COPY, ATTACH, INSTALL, LOAD,
-      // replacement scans of file names are refused.
-      {"enable_external_access", "false"},
       // No extension is downloaded or loaded behind a query's back.
       {"autoinstall_known_extensions", "false"},
       {"autoload_known_extensions", "false"},
       {"allow_community_extensions", "false"},
       {"threads", std::to_string(s.threads)},
-      // Nothing is spilled to disk (DuckDB's default is a folder beside the database): a query that
-      // needs more than memory_limit fails instead of writing there.
+      // Nothing is spilled to disk: a query that needs more than memory_limit fails.
       {"max_temp_directory_size", "0B"},
   };
   if (!s.memory_limit.empty()) c.emplace_back("memory_limit", s.memory_limit);
-  // Last: no SET, PRAGMA or RESET can change any of the above afterwards.
-  c.emplace_back("lock_configuration", "true");
   return c;
+}
+
+std::string read_only_session_sql() {
+  // The temporary folder (by default a folder beside the database, which DuckDB creates before it
+  // finds it may not write there) is switched off; the configuration API takes no empty value, and
+  // once external access is off the folder cannot be changed, hence SET, in this order. Then no
+  // file or network access beyond the database: read_csv, COPY, ATTACH, INSTALL, LOAD, replacement
+  // scans of file names are refused. Last, the configuration is locked: no SET, PRAGMA or RESET
+  // can change any of it.
+  return "SET temp_directory = ''; SET enable_external_access = false; SET lock_configuration = true;";
 }
 
 duckdb_backend::duckdb_backend(const option_values& o) {
@@ -99,6 +103,20 @@ connect_outcome duckdb_backend::open(std::string_view target) const {
     f.close(&db);
     out.status = query_status::backend_error;
     out.message = "cannot connect to " + path;
+    return out;
+  }
+  duckdb_api::query_result res{};
+  const bool locked = f.query(conn, read_only_session_sql().c_str(), &res) == duckdb_api::state::success;
+  if (!locked) {
+    const char* error_text = f.result_error(&res);
+    out.status = query_status::backend_error;
+    out.message = "DuckDB " + library_->version() + " refused the read-only settings (" +
+                  read_only_session_sql() + "): " + (error_text != nullptr ? error_text : "?");
+  }
+  f.destroy_result(&res);
+  if (!locked) {
+    f.disconnect(&conn);
+    f.close(&db);
     return out;
   }
   out.conn = std::make_unique<duckdb_connection>(library_, db, conn);

@@ -36,8 +36,10 @@ class duckdb_backend final : public backend {
   duckdb_settings settings_;
 };
 
-/// The configuration every connection opens with, in the order it is set (lock_configuration
-/// last): name, value.
+/// The configuration every database instance (one per connection) opens with: name, value.
 std::vector<std::pair<std::string, std::string>> read_only_config(const duckdb_settings& s);
+/// Run once on the new connection, before it is handed out: switches the temporary folder off,
+/// then external access, and last sets lock_configuration.
+std::string read_only_session_sql();
 
 }  // namespace sqlmorph::duckdb_backend
