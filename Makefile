@@ -1,4 +1,5 @@
-# The two set-up commands of the README:
+# The two set-up commands of the README (both run `make deps`: Debian's packages, the report tests'
+# npm packages and DuckDB's library, each fetched only when missing):
 #   make run    install what is missing, build what the demo needs, evaluate the bundled demo
 #   make test   install what is missing, build everything, run the whole test suite
 # Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make
