@@ -214,7 +214,7 @@ TEST_CASE("duckdb: connections run with DuckDB's read-only settings, locked") {
 }
 
 TEST_CASE(
-    "duckdb: a query that needs more memory than memory_limit fails; nothing is spilled beside the "
+    "duckdb: a query that needs more memory than memory_limit fails, and nothing is spilled beside the "
     "database") {
   const duckdb_file db("CREATE TABLE t(x INTEGER);");
   const std::string before = test::folder_fingerprint(db.file);
@@ -250,7 +250,8 @@ TEST_CASE(
   CHECK(test::folder_fingerprint(db.file) == before);
 }
 
-TEST_CASE("duckdb: a missing database is db_missing and never created; a foreign file is refused unchanged") {
+TEST_CASE(
+    "duckdb: a missing database is db_missing and never created, and a foreign file is refused unchanged") {
   test::temp_dir dir;
   const auto missing = dir.path() / "nope.duckdb";
   connect_outcome c = duckdb()->connect(missing.string());
@@ -352,4 +353,50 @@ TEST_CASE("duckdb: a missing library, or one that is not DuckDB's, is refused wi
   CHECK(duckdb_api::parse_version("v1.5.6", major, minor));
   CHECK((major == 1 && minor == 5));
   CHECK_FALSE(duckdb_api::parse_version("unknown", major, minor));
+}
+
+TEST_CASE(
+    "duckdb: connections to one file work side by side from several threads, cancel stops only its own") {
+  const duckdb_file db("CREATE TABLE t AS SELECT range AS x FROM range(100000);");
+  const std::string before = test::folder_fingerprint(db.file);
+  const auto b = duckdb();
+  std::vector<std::unique_ptr<connection>> conns;
+  for (int i = 0; i < 4; ++i) {
+    connect_outcome c = b->connect(db.file.string());
+    REQUIRE_MESSAGE(c.conn != nullptr, c.message);
+    conns.push_back(std::move(c.conn));
+  }
+  std::vector<std::string> sums(conns.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < conns.size(); ++i) {
+    threads.emplace_back([&, i] {
+      for (int k = 0; k < 20; ++k) {
+        const query_outcome o =
+            conns[i]->execute("SELECT sum(x) FROM t WHERE x % 4 = " + std::to_string(i), {});
+        sums[i] = o.ok() ? show(o.rows.cell(0, 0)) : o.message;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(sums[0] == "integer 1249950000");
+  CHECK(sums[3] == "integer 1250025000");
+
+  // A cancel on one connection stops its statement, not the other's.
+  exec_limits no_limit;
+  no_limit.timeout_seconds = 0;
+  query_outcome cancelled;
+  query_outcome other;
+  std::thread a([&] {
+    cancelled = conns[0]->execute("SELECT count(*) FROM range(1000000000000) r(x) WHERE x % 7 = 3", no_limit);
+  });
+  std::thread o([&] { other = conns[1]->execute("SELECT count(*) FROM t", no_limit); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  conns[0]->cancel();
+  a.join();
+  o.join();
+  CHECK(cancelled.status == query_status::error);
+  CHECK(cancelled.message == "cancelled");
+  CHECK(other.ok());
+  conns.clear();
+  CHECK(test::folder_fingerprint(db.file) == before);
 }
