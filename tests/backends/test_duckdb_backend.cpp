@@ -400,3 +400,22 @@ TEST_CASE(
   conns.clear();
   CHECK(test::folder_fingerprint(db.file) == before);
 }
+
+TEST_CASE("duckdb: sqlmorph compare runs gold and prediction on a DuckDB file with --backend duckdb") {
+  const duckdb_file db(
+      "CREATE TABLE items(id INTEGER, name VARCHAR, price DECIMAL(6,2)); INSERT INTO items VALUES (1, "
+      "'apple', "
+      "1.50), (2, 'pear', 2.00);");
+  const std::string before = test::folder_fingerprint(db.file);
+  auto r = test::run_sqlmorph({"compare", "--db", db.file.string(), "--backend", "duckdb", "--gold",
+                               "SELECT name FROM items WHERE price < 2", "--pred",
+                               "SELECT name FROM items ORDER BY id LIMIT 1"});
+  INFO(r.out, r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("execution_accuracy                -         ok           1") != std::string::npos);
+  r = test::run_sqlmorph({"compare", "--db", db.file.string(), "--backend", "duckdb", "--gold", "SELECT 1",
+                          "--pred", "SELECT * FROM read_csv('/etc/passwd')"});
+  CHECK(r.out.find("pred_error") != std::string::npos);
+  CHECK(r.out.find("Permission Error: Cannot access file \"/etc/passwd\"") != std::string::npos);
+  CHECK(test::folder_fingerprint(db.file) == before);
+}
