@@ -116,7 +116,8 @@ std::string uuid_text(const hugeint& h) {
 
 std::string_view string_at(const void* data, idx_t row) {
   const auto* s = static_cast<const string_t*>(data) + row;
-  if (s->length <= 12) return {s->prefix_or_inline, s->length};
+  // Up to 12 bytes inline, right after the length; longer ones behind the pointer.
+  if (s->length <= 12) return {reinterpret_cast<const char*>(s) + sizeof(std::uint32_t), s->length};
   return {s->rest.ptr, s->length};
 }
 
