@@ -1,4 +1,5 @@
-# The two set-up commands of the README:
+# The two set-up commands of the README (both run `make deps`: Debian's packages, the report tests'
+# npm packages and DuckDB's library, each fetched only when missing):
 #   make run    install what is missing, build what the demo needs, evaluate the bundled demo
 #   make test   install what is missing, build everything, run the whole test suite
 # Other targets: make build, make bench, make test-asan (AddressSanitizer + UBSan build), make
@@ -38,6 +39,12 @@ DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev li
 # the same build folder.
 DEMO_TARGETS := sqlmorph demo_database
 
+# DuckDB's C API library for the DuckDB backend (package, version, checksums): fetched by `make deps`
+# into $(BUILD_DIR)/deps/duckdb/ (CMake copies it beside the plugins). x86-64 Linux only: elsewhere
+# the step says so and the DuckDB tests fail with the plugin's message on how to get the library.
+include plugins/backend_duckdb/duckdb-version.mk
+DUCKDB_DIR := $(BUILD_DIR)/deps/duckdb
+
 # Seconds each fuzz target runs in `make fuzz`.
 FUZZ_SECONDS ?= 60
 
@@ -65,6 +72,18 @@ deps:
 	    [ tests/report/package-lock.json -nt tests/report/node_modules/.package-lock.json ]; then \
 	  echo "installing the report tests' npm packages (tests/report/package-lock.json)"; \
 	  npm ci --prefix tests/report --no-audit --no-fund --loglevel=error; \
+	fi
+	@if [ "$$(uname -m)" != "x86_64" ]; then \
+	  echo "skipping DuckDB's library: $(DUCKDB_NPM_PACKAGE) is for x86-64 Linux (see plugins/backend_duckdb/README.md)"; \
+	elif [ "$$(cat $(DUCKDB_DIR)/VERSION 2>/dev/null)" != "$(DUCKDB_NPM_VERSION)" ] || [ ! -f $(DUCKDB_DIR)/libduckdb.so ]; then \
+	  echo "fetching DuckDB's library: $(DUCKDB_NPM_PACKAGE)@$(DUCKDB_NPM_VERSION) (npm pack)"; \
+	  rm -rf $(DUCKDB_DIR) && mkdir -p $(DUCKDB_DIR)/pack && \
+	  tarball=$$(cd $(DUCKDB_DIR)/pack && npm pack --silent --no-fund "$(DUCKDB_NPM_PACKAGE)@$(DUCKDB_NPM_VERSION)") && \
+	  echo "$(DUCKDB_NPM_SHA512)  $(DUCKDB_DIR)/pack/$$tarball" | sha512sum --check --quiet && \
+	  tar -xzf $(DUCKDB_DIR)/pack/$$tarball -C $(DUCKDB_DIR)/pack package/libduckdb.so package/LICENSE && \
+	  mv $(DUCKDB_DIR)/pack/package/libduckdb.so $(DUCKDB_DIR)/pack/package/LICENSE $(DUCKDB_DIR)/ && \
+	  rm -rf $(DUCKDB_DIR)/pack && echo "$(DUCKDB_NPM_VERSION)" > $(DUCKDB_DIR)/VERSION || \
+	  { echo "could not fetch or verify $(DUCKDB_NPM_PACKAGE)@$(DUCKDB_NPM_VERSION)"; rm -rf $(DUCKDB_DIR); exit 1; }; \
 	fi
 
 # Extra cmake arguments for the configure step (CI drops debug info with them: see .ci/run).
