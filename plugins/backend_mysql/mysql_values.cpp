@@ -52,10 +52,6 @@ bool is_text_or_bytes(enum_field_types t) {
   }
 }
 
-bool text_or_fallback(row_sink& rows, std::string_view text) {
-  return rows.text(text);
-}
-
 }  // namespace
 
 std::string type_name(const MYSQL_FIELD& f) {
@@ -151,7 +147,7 @@ bool append_cell(row_sink& rows, const MYSQL_FIELD& f, std::string_view text) {
         rows.real(*d);
         return true;
       }
-      return text_or_fallback(rows, text);
+      return rows.text(text);
     }
     case MYSQL_TYPE_DECIMAL:
     case MYSQL_TYPE_NEWDECIMAL: {
@@ -168,7 +164,7 @@ bool append_cell(row_sink& rows, const MYSQL_FIELD& f, std::string_view text) {
         rows.real(*d);
         return true;
       }
-      return text_or_fallback(rows, text);
+      return rows.text(text);
     }
     case MYSQL_TYPE_FLOAT:
     case MYSQL_TYPE_DOUBLE: {
@@ -176,7 +172,7 @@ bool append_cell(row_sink& rows, const MYSQL_FIELD& f, std::string_view text) {
         rows.real(*d);
         return true;
       }
-      return text_or_fallback(rows, text);
+      return rows.text(text);
     }
     case MYSQL_TYPE_BIT: {
       // The text protocol sends BIT(n) as its bytes, most significant first.

@@ -30,26 +30,7 @@ struct duckdb_file {
   explicit duckdb_file(const std::string& sql) { test::create_duckdb(file, sql); }
 };
 
-// "integer 1", "real 1.5", "text x", "blob 00ff", "null".
-std::string show(const value& v) {
-  static constexpr char digits[] = "0123456789abcdef";
-  switch (v.kind()) {
-    case value_kind::null:
-      return "null";
-    case value_kind::blob: {
-      std::string out = "blob ";
-      for (const char ch : v.bytes()) {
-        out += digits[static_cast<unsigned char>(ch) >> 4];
-        out += digits[static_cast<unsigned char>(ch) & 0xf];
-      }
-      return out;
-    }
-    case value_kind::text:
-      return "text " + std::string(v.bytes());
-    default:
-      return std::string(kind_name(v.kind())) + " " + python_str(v);
-  }
-}
+using test::show;
 
 struct expected_cell {
   const char* sql;   // a SELECT expression
