@@ -5,6 +5,7 @@
 
 #include <sqlmorph/backend.hpp>
 
+#include "duckdb_test_db.hpp"
 #include "mariadb_support.hpp"
 #include "test_support.hpp"
 
@@ -174,14 +175,14 @@ TEST_CASE(
     INSERT INTO "Singer" VALUES (4, CAST(x'41ff42' AS TEXT), 1e300, NULL, x'5c4e', NULL, NULL);
     CREATE TABLE "orders" (id INTEGER PRIMARY KEY, note TEXT);
     INSERT INTO orders(note) VALUES ('a\b'), ('line
-break'), ('\N');
+break'), ('\N'), (printf('%.600c', 'x'));
   )");
   const std::string to = "mysql:" + test::mariadb().target("{db_id}", "root");
   const auto r = test::run_loader(
       {"--from", "sqlite:" + file.string(), "--to", to, "--replace", "--grant", "sqlmorph_reader"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("sqlmorph_load_maria: 2 tables, 7 rows") != std::string::npos);
+  CHECK(r.out.find("sqlmorph_load_maria: 2 tables, 8 rows") != std::string::npos);
   CHECK(r.out.find("1 values had invalid UTF-8, replaced by U+FFFD") != std::string::npos);
   const std::string db = "sqlmorph_load_maria";
   const auto type_of = [&](const std::string& column) {
@@ -189,12 +190,19 @@ break'), ('\N');
                                      db + "' AND TABLE_NAME = 'singer' AND COLUMN_NAME = '" + column + "'");
   };
   CHECK(type_of("singer_id") == "bigint");
-  CHECK(type_of("name") == "longtext");
+  CHECK(type_of("name") == "varchar");  // VARCHAR(6): 'Bé\tto' is the longest, in bytes
   CHECK(type_of("Net Worth") == "double");
-  CHECK(type_of("age") == "longtext");
+  CHECK(type_of("age") == "varchar");
   CHECK(type_of("photo") == "longblob");
-  CHECK(type_of("mixed") == "longtext");
+  CHECK(type_of("mixed") == "varchar");
   CHECK(type_of("empty_int") == "bigint");
+  CHECK(test::maria_value(db,
+                          "SELECT CHARACTER_MAXIMUM_LENGTH FROM information_schema.COLUMNS WHERE "
+                          "TABLE_SCHEMA = '" +
+                              db + "' AND TABLE_NAME = 'singer' AND COLUMN_NAME = 'name'") == "6");
+  // A text longer than 512 bytes makes its column LONGTEXT.
+  CHECK(test::maria_value(db, "SELECT DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '" + db +
+                                  "' AND TABLE_NAME = 'orders' AND COLUMN_NAME = 'note'") == "longtext");
   CHECK(test::maria_value(
             db, "SELECT DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '" + db +
                     "'") == "utf8mb4_bin");
@@ -224,7 +232,7 @@ break'), ('\N');
         "B | real 1e+300 | null | blob 5c4e | null | null");
   const query_outcome notes = c.conn->execute("SELECT note FROM orders ORDER BY id", {});
   REQUIRE(notes.ok());
-  REQUIRE(notes.rows.row_count() == 3);
+  REQUIRE(notes.rows.row_count() == 4);
   CHECK(test::show(notes.rows.cell(0, 0)) == "text a\\b");
   CHECK(test::show(notes.rows.cell(1, 0)) == "text line\nbreak");
   CHECK(test::show(notes.rows.cell(2, 0)) == "text \\N");  // the text, not a NULL
@@ -293,4 +301,83 @@ TEST_CASE("sqlmorph-load --temporal-types --primary-keys: dates, timestamps and 
       test::run_loader({"--from", "sqlite:" + file.string(), "--to",
                         "mysql:" + test::mariadb().target("{db_id}", "root"), "--replace", "--primary-keys"})
           .err.find("--primary-keys is for PostgreSQL") != std::string::npos);
+}
+
+TEST_CASE(
+    "sqlmorph-load writes DuckDB files: the same types, every value as in SQLite, never a partial file") {
+  test::temp_dir dir;
+  const auto file = dir.path() / "shop.sqlite";
+  test::create_sqlite(file, R"(
+    CREATE TABLE "Singer" ("Singer_ID" INT, "Name" TEXT, "Net Worth" REAL, "Age" TEXT, photo BLOB, mixed, empty_int INTEGER);
+    INSERT INTO "Singer" VALUES (1, 'Ann', 1.5, 30, x'00ff', 1, NULL);
+    INSERT INTO "Singer" VALUES (2, 'Bé' || char(9) || 'to', 2, '31', x'', 'two', NULL);
+    INSERT INTO "Singer" VALUES (3, NULL, NULL, 32.5, NULL, 3.25, NULL);
+    INSERT INTO "Singer" VALUES (4, CAST(x'41ff42' AS TEXT), 1e300, NULL, x'5c4e', NULL, NULL);
+    CREATE TABLE orders (id INTEGER PRIMARY KEY, note TEXT, day DATE);
+    INSERT INTO orders(note, day) VALUES ('a\b', '2024-02-29'), ('line
+break', NULL), ('\N', '2024-03-01'), ('it''s', '2024-03-02');
+  )");
+  const std::string to = "duckdb:" + (dir.path() / "duck" / "{db_id}" / "{db_id}.duckdb").string();
+  const auto r = test::run_loader({"--from", "sqlite:" + file.string(), "--to", to, "--temporal-types",
+                                   "--duckdb-library", test::duckdb_library_path().string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("shop: 2 tables, 8 rows (columns: 3 BIGINT, 1 BLOB, 1 DATE, 1 DOUBLE, 4 VARCHAR)") !=
+        std::string::npos);
+  CHECK(r.out.find("1 values had invalid UTF-8, replaced by U+FFFD") != std::string::npos);
+  const auto written = dir.path() / "duck" / "shop" / "shop.duckdb";
+  REQUIRE(std::filesystem::exists(written));
+  // Only the database is left: no partial file, no write-ahead log.
+  CHECK(std::distance(std::filesystem::directory_iterator(written.parent_path()),
+                      std::filesystem::directory_iterator()) == 1);
+
+  // Read back through the duckdb backend: every value as it was in SQLite, names as written there.
+  auto c = test::registry().create<backend>(core::component_spec("duckdb"))->connect(written.string());
+  INFO(c.message);
+  REQUIRE(c.conn != nullptr);
+  const query_outcome o = c.conn->execute("SELECT * FROM singer ORDER BY singer_id", {});
+  INFO(o.message);
+  REQUIRE(o.ok());
+  CHECK(o.rows.column_names() ==
+        std::vector<std::string>{"Singer_ID", "Name", "Net Worth", "Age", "photo", "mixed", "empty_int"});
+  std::vector<std::string> got;
+  for (std::size_t i = 0; i < o.rows.row_count(); ++i) {
+    std::string row;
+    for (std::size_t j = 0; j < o.rows.column_count(); ++j)
+      row += (j ? " | " : "") + test::show(o.rows.cell(i, j));
+    got.push_back(row);
+  }
+  REQUIRE(got.size() == 4);
+  CHECK(got[0] == "integer 1 | text Ann | real 1.5 | text 30 | blob 00ff | text 1 | null");
+  CHECK(got[1] == "integer 2 | text B\xc3\xa9\tto | real 2.0 | text 31 | blob  | text two | null");
+  CHECK(got[2] == "integer 3 | null | null | text 32.5 | null | text 3.25 | null");
+  CHECK(got[3] ==
+        "integer 4 | text A\xEF\xBF\xBD"
+        "B | real 1e+300 | null | blob 5c4e | null | null");
+  const query_outcome notes = c.conn->execute("SELECT note, day FROM orders ORDER BY id", {});
+  REQUIRE(notes.ok());
+  REQUIRE(notes.rows.row_count() == 4);
+  CHECK(test::show(notes.rows.cell(0, 0)) == "text a\\b");
+  CHECK(test::show(notes.rows.cell(1, 0)) == "text line\nbreak");
+  CHECK(test::show(notes.rows.cell(2, 0)) == "text \\N");  // the text, not a NULL
+  CHECK(test::show(notes.rows.cell(3, 0)) == "text it's");
+  CHECK(test::show(notes.rows.cell(0, 1)) == "text 2024-02-29");
+  CHECK(test::show(notes.rows.cell(1, 1)) == "null");
+  c.conn.reset();
+
+  // An existing file is not replaced unless asked; --replace writes it again.
+  const auto again = test::run_loader({"--from", "sqlite:" + file.string(), "--to", to});
+  CHECK(again.exit_code == 1);
+  CHECK(again.err.find("shop.duckdb already exists (--replace writes it again)") != std::string::npos);
+  CHECK(test::run_loader({"--from", "sqlite:" + file.string(), "--to", to, "--replace", "-q"}).exit_code ==
+        0);
+  // Options for servers are refused; a library that is not DuckDB's says how to get it, and leaves nothing.
+  CHECK(test::run_loader({"--from", "sqlite:" + file.string(), "--to", to, "--replace", "--grant", "r"})
+            .err.find("--grant and --worker-roles are for database servers") != std::string::npos);
+  const auto other = dir.path() / "other" / "{db_id}.duckdb";
+  const auto bad = test::run_loader({"--from", "sqlite:" + file.string(), "--to", "duckdb:" + other.string(),
+                                     "--duckdb-library", file.string()});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err.find("make deps") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "other" / "shop.duckdb"));
 }

@@ -1,11 +1,12 @@
-// sqlmorph-load: copies SQLite databases into PostgreSQL or MySQL/MariaDB, so one benchmark can be
-// evaluated on several engines (see docs/backends.md).
+// sqlmorph-load: copies SQLite databases into PostgreSQL, MySQL/MariaDB or DuckDB files, so one
+// benchmark can be evaluated on several engines (see docs/backends.md).
 //
 //   sqlmorph-load --from sqlite:FILE            --to "postgres:host=... user=... dbname={db_id}"
 //   sqlmorph-load --from sqlite-dir:DB_ROOT     --to "postgres:..." [--replace] [--grant sqlmorph_reader]
 //                 [--worker-roles N]
 //   sqlmorph-load --from sqlite-dir:DB_ROOT     --to "mysql:socket=... user=root database={db_id}"
 //                 [--replace] [--grant sqlmorph_reader[@HOST]]
+//   sqlmorph-load --from sqlite-dir:DB_ROOT     --to "duckdb:DIR/{db_id}/{db_id}.duckdb" [--replace]
 //
 // Each SQLite file becomes a database named after the file (Spider's and BIRD's layout: DB_ROOT/
 // DB_ID/DB_ID.sqlite), created with the C collation. Column types come from the values stored; names
@@ -23,6 +24,9 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
+#include "duckdb_sink.hpp"
 #include "mysql_sink.hpp"
 #include "postgres_sink.hpp"
 #include "sqlite_source.hpp"
@@ -39,6 +43,7 @@ struct options {
   std::string admin_db = "postgres";
   std::vector<std::string> only;
   std::string grant;
+  std::string duckdb_library;
   int worker_roles = 0;
   bool replace = false;
   bool quiet = false;
@@ -184,9 +189,11 @@ int run_mysql(const options& o, const std::vector<std::pair<std::string, fs::pat
     load_report report;
     for (const table_plan& t : tables) {
       std::string columns;
-      for (const column_plan& c : t.columns) {
-        columns += (columns.empty() ? "" : ", ") + mysql_identifier(c.target_name) + " " + mysql_type_name(c);
-        ++report.types[mysql_type_name(c)];
+      const std::vector<std::string> types = mysql_column_types(t);
+      for (std::size_t i = 0; i < t.columns.size(); ++i) {
+        columns +=
+            (columns.empty() ? "" : ", ") + mysql_identifier(t.columns[i].target_name) + " " + types[i];
+        ++report.types[types[i].rfind("VARCHAR", 0) == 0 ? "VARCHAR" : types[i]];
       }
       const std::string table = db + "." + mysql_identifier(t.target_name);
       sink.exec("CREATE TABLE " + table + " (" + columns + ")");
@@ -210,10 +217,79 @@ int run_mysql(const options& o, const std::vector<std::pair<std::string, fs::pat
   return 0;
 }
 
+// The DuckDB library: --duckdb-library, else the one installed beside the plugins, else the one the
+// build copied beside them, else libduckdb.so from the system's library path.
+std::string duckdb_library(const options& o) {
+  if (!o.duckdb_library.empty()) return o.duckdb_library;
+  std::error_code ec;
+  for (const char* candidate : {SQLMORPH_LOADER_INSTALLED_DUCKDB, SQLMORPH_LOADER_BUILT_DUCKDB}) {
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  return "libduckdb.so";
+}
+
+// Writes every database of `todo` to its DuckDB file (the target names it as PATH with {db_id}).
+// Each file is written under a temporary name and renamed into place when complete.
+int run_duckdb(const options& o, const std::vector<std::pair<std::string, fs::path>>& todo) {
+  if (!o.grant.empty() || o.worker_roles > 0) {
+    throw load_error(
+        "--grant and --worker-roles are for database servers: the duckdb backend opens files read-only");
+  }
+  if (o.primary_keys) throw load_error("--primary-keys is for PostgreSQL");
+  const std::string target = o.to.substr(7);
+  if (todo.size() > 1 && target.find("{db_id}") == std::string::npos) {
+    throw load_error(
+        "the path must contain {db_id} (each database gets its file), as in "
+        "duckdb:DIR/{db_id}/{db_id}.duckdb");
+  }
+  const std::string library = duckdb_library(o);
+  std::size_t total_rows = 0;
+  for (const auto& [name, file] : todo) {
+    const fs::path final_file = with_db(target, name);
+    std::error_code ec;
+    if (fs::exists(final_file, ec) && !o.replace) {
+      throw load_error(final_file.string() + " already exists (--replace writes it again)");
+    }
+    if (final_file.has_parent_path()) fs::create_directories(final_file.parent_path(), ec);
+    const fs::path partial = final_file.string() + ".loading-" + std::to_string(::getpid());
+    const auto remove_partial = [&] {
+      fs::remove(partial, ec);
+      fs::remove(partial.string() + ".wal", ec);
+    };
+    remove_partial();
+    sqlite_source source(file);
+    const std::vector<table_plan> tables = source.plan_tables(o.temporal_types);
+    load_report report;
+    try {
+      duckdb_sink sink(library, partial);
+      for (const table_plan& t : tables) {
+        for (const column_plan& c : t.columns) ++report.types[duckdb_type_name(c)];
+        sink.load_table(t, [&](const std::function<void(const std::string&)>& put) {
+          source.copy_rows(t, put, report.repairs);
+        });
+        report.rows += t.rows;
+      }
+      sink.close();
+      fs::rename(partial, final_file, ec);
+      if (ec)
+        throw load_error("cannot move " + partial.string() + " to " + final_file.string() + ": " +
+                         ec.message());
+    } catch (...) {
+      remove_partial();
+      throw;
+    }
+    total_rows += report.rows;
+    print_report(o, name, tables.size(), report);
+  }
+  if (!o.quiet) std::printf("loaded %zu database(s), %zu rows\n", todo.size(), total_rows);
+  return 0;
+}
+
 int run(const options& o) {
   if (o.to.rfind("mysql:", 0) == 0) return run_mysql(o, sources(o));
+  if (o.to.rfind("duckdb:", 0) == 0) return run_duckdb(o, sources(o));
   if (o.to.rfind("postgres:", 0) != 0) {
-    throw load_error("--to must be postgres:CONNINFO or mysql:CONNECTION, not '" + o.to + "'");
+    throw load_error("--to must be postgres:CONNINFO, mysql:CONNECTION or duckdb:PATH, not '" + o.to + "'");
   }
   const std::string conninfo = o.to.substr(9);
   if (conninfo.find("{db_id}") == std::string::npos) {
@@ -242,17 +318,20 @@ int run(const options& o) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "sqlmorph-load: copy SQLite databases into PostgreSQL (C collation) or MySQL/MariaDB (utf8mb4_bin); "
-      "each "
-      "file becomes a database"};
+      "sqlmorph-load: copy SQLite databases into PostgreSQL (C collation), MySQL/MariaDB (utf8mb4_bin) or "
+      "DuckDB files; each file becomes a database"};
   options o;
   app.add_option("--from", o.from, "sqlite:FILE, or sqlite-dir:DB_ROOT for every DB_ROOT/DB_ID/DB_ID.sqlite")
       ->required();
   app.add_option(
          "--to", o.to,
          "postgres:CONNINFO, a libpq connection string with dbname={db_id}; or mysql:CONNECTION, the mysql "
-         "backend's connection string with database={db_id} (an account that may create databases)")
+         "backend's connection string with database={db_id} (an account that may create databases); or "
+         "duckdb:PATH, the file to write, with {db_id} in it (e.g. duckdb:DIR/{db_id}/{db_id}.duckdb)")
       ->required();
+  app.add_option("--duckdb-library", o.duckdb_library,
+                 "DuckDB's C API library for duckdb: targets (default: the one beside the plugins, as the "
+                 "duckdb backend finds it, else libduckdb.so from the system's library path)");
   app.add_option("--database", o.database,
                  "with sqlite:FILE, the database's name (default: the file's name)");
   app.add_option("--only", o.only, "load only these databases (DB_ID,...)")->delimiter(',');

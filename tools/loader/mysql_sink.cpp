@@ -52,22 +52,44 @@ std::string mysql_identifier(const std::string& name) {
   return out + "`";
 }
 
-const char* mysql_type_name(const column_plan& c) noexcept {
-  switch (c.type) {
-    case column_type::date:
-      return "DATE";
-    case column_type::timestamp:
-      return c.fractional_seconds ? "DATETIME(6)" : "DATETIME";
-    case column_type::bigint:
-      return "BIGINT";
-    case column_type::double_precision:
-      return "DOUBLE";
-    case column_type::text:
-      return "LONGTEXT";
-    case column_type::bytea:
-      return "LONGBLOB";
+std::vector<std::string> mysql_column_types(const table_plan& table) {
+  // Bytes a row may take (MySQL's limit is 65,535; a VARCHAR(n) of utf8mb4 counts 4n + 2, a
+  // LONGTEXT or LONGBLOB 12, a number or date at most 8).
+  constexpr std::size_t varchar_max = 512;
+  std::size_t budget = 65000;
+  for (const column_plan& c : table.columns) budget -= c.type == column_type::text ? 12 : 8;
+  std::vector<std::string> out;
+  for (const column_plan& c : table.columns) {
+    switch (c.type) {
+      case column_type::date:
+        out.emplace_back("DATE");
+        break;
+      case column_type::timestamp:
+        out.emplace_back(c.fractional_seconds ? "DATETIME(6)" : "DATETIME");
+        break;
+      case column_type::bigint:
+        out.emplace_back("BIGINT");
+        break;
+      case column_type::double_precision:
+        out.emplace_back("DOUBLE");
+        break;
+      case column_type::bytea:
+        out.emplace_back("LONGBLOB");
+        break;
+      case column_type::text: {
+        const std::size_t n =
+            c.texts + c.integers + c.reals + c.blobs == 0 ? 255 : std::max<std::size_t>(c.max_text_bytes, 1);
+        if (n <= varchar_max && 4 * n + 2 - 12 <= budget) {
+          budget -= 4 * n + 2 - 12;
+          out.push_back("VARCHAR(" + std::to_string(n) + ")");
+        } else {
+          out.emplace_back("LONGTEXT");
+        }
+        break;
+      }
+    }
   }
-  return "LONGTEXT";
+  return out;
 }
 
 mysql_sink::mysql_sink(const std::string& target) {

@@ -182,15 +182,18 @@ std::vector<table_plan> sqlite_source::plan_tables(bool temporal_types) {
         switch (sqlite3_column_type(rows.s, static_cast<int>(i))) {
           case SQLITE_INTEGER:
             ++c.integers;
+            c.max_text_bytes = std::max<std::size_t>(c.max_text_bytes, 20);
             break;
           case SQLITE_FLOAT:
             ++c.reals;
+            c.max_text_bytes = std::max<std::size_t>(c.max_text_bytes, 32);
             break;
           case SQLITE_TEXT: {
             ++c.texts;
             const std::string_view text(
                 reinterpret_cast<const char*>(sqlite3_column_text(rows.s, static_cast<int>(i))),
                 static_cast<std::size_t>(sqlite3_column_bytes(rows.s, static_cast<int>(i))));
+            c.max_text_bytes = std::max(c.max_text_bytes, text.size());
             if (is_iso_date(text)) {
               ++c.date_texts;
             } else if (is_iso_timestamp(text, c.fractional_seconds)) {
@@ -200,6 +203,9 @@ std::vector<table_plan> sqlite_source::plan_tables(bool temporal_types) {
           }
           case SQLITE_BLOB:
             ++c.blobs;
+            c.max_text_bytes =
+                std::max(c.max_text_bytes,
+                         2 * static_cast<std::size_t>(sqlite3_column_bytes(rows.s, static_cast<int>(i))) + 2);
             break;
           default:
             ++c.nulls;

@@ -34,6 +34,8 @@ struct column_plan {
   // space, fractions of a second); whether a timestamp had a fraction.
   std::size_t date_texts = 0, timestamp_texts = 0;
   bool fractional_seconds = false;
+  /// The longest value in bytes as the column's text (numbers and blobs as they would be written).
+  std::size_t max_text_bytes = 0;
 };
 
 struct table_plan {
