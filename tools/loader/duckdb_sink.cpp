@@ -93,12 +93,9 @@ std::vector<std::optional<std::string>> copy_fields(std::string_view line) {
   return out;
 }
 
-duckdb_sink::duckdb_sink(const std::string& library_path, const std::filesystem::path& file) : file_(file) {
-  try {
-    lib_ = duckdb_api::library::load(library_path);
-  } catch (const std::exception& e) {
-    throw load_error(e.what());
-  }
+duckdb_sink::duckdb_sink(std::shared_ptr<const duckdb_api::library> library,
+                         const std::filesystem::path& file)
+    : lib_(std::move(library)), file_(file) {
   const duckdb_api::functions& f = lib_->api();
   char* error = nullptr;
   if (f.open_ext(file.c_str(), &db_, nullptr, &error) != duckdb_api::state::success) {
@@ -127,9 +124,7 @@ void duckdb_sink::exec(const std::string& sql) {
   if (!ok) throw load_error("DuckDB: " + message + " (in: " + sql.substr(0, 200) + ")");
 }
 
-void duckdb_sink::load_table(
-    const table_plan& table,
-    const std::function<void(const std::function<void(const std::string&)>&)>& produce) {
+void duckdb_sink::load_table(const table_plan& table, const row_lines& produce) {
   const std::string name = duckdb_identifier(table.source_name);
   std::string columns;
   for (const column_plan& c : table.columns) {

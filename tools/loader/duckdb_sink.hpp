@@ -12,15 +12,15 @@
 #include <string_view>
 #include <vector>
 
+#include "destination.hpp"
 #include "duckdb_library.hpp"
-#include "sqlite_source.hpp"
 
 namespace sqlmorph::load {
 
 class duckdb_sink {
  public:
-  /// Creates `file` (which must not exist) with the library at `library_path`. Throws load_error.
-  duckdb_sink(const std::string& library_path, const std::filesystem::path& file);
+  /// Creates `file` (which must not exist) with `library`. Throws load_error.
+  duckdb_sink(std::shared_ptr<const duckdb_api::library> library, const std::filesystem::path& file);
   ~duckdb_sink();
   duckdb_sink(const duckdb_sink&) = delete;
   duckdb_sink& operator=(const duckdb_sink&) = delete;
@@ -30,8 +30,7 @@ class duckdb_sink {
   /// Creates `table` (DuckDB types, the SQLite names kept as written: DuckDB matches names in any
   /// case, as SQLite does) and fills it from the COPY text lines of `produce`, in one transaction;
   /// fails unless it then holds `table.rows` rows.
-  void load_table(const table_plan& table,
-                  const std::function<void(const std::function<void(const std::string&)>&)>& produce);
+  void load_table(const table_plan& table, const row_lines& produce);
   /// Writes everything to the file and closes it.
   void close();
 

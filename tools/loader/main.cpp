@@ -9,10 +9,9 @@
 //   sqlmorph-load --from sqlite-dir:DB_ROOT     --to "duckdb:DIR/{db_id}/{db_id}.duckdb" [--replace]
 //
 // Each SQLite file becomes a database named after the file (Spider's and BIRD's layout: DB_ROOT/
-// DB_ID/DB_ID.sqlite), created with the C collation. Column types come from the values stored; names
-// are lower-cased when they are plain identifiers. Row counts are checked after loading. Several
-// loaders may run at once into one server: each database is loaded under an advisory lock, so two
-// loaders of one database take turns, and roles another loader just created are taken as they are.
+// DB_ID/DB_ID.sqlite). Column types come from the values stored (sqlite_source.hpp); each engine's
+// destination (destination.hpp: postgres_, mysql_, duckdb_destination.cpp) creates the database,
+// fills it, checks its row counts, and makes two loaders of one database take turns.
 
 #include <CLI/CLI.hpp>
 
@@ -24,11 +23,7 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
-#include "duckdb_sink.hpp"
-#include "mysql_sink.hpp"
-#include "postgres_sink.hpp"
+#include "destination.hpp"
 #include "sqlite_source.hpp"
 
 namespace fs = std::filesystem;
@@ -81,49 +76,11 @@ std::vector<std::pair<std::string, fs::path>> sources(const options& o) {
   return out;
 }
 
-std::string with_db(const std::string& conninfo, const std::string& db) {
-  std::string out = conninfo;
-  for (std::size_t p = out.find("{db_id}"); p != std::string::npos; p = out.find("{db_id}", p + db.size())) {
-    out.replace(p, 7, db);
-  }
-  return out;
-}
-
 struct load_report {
   std::size_t rows = 0;
   text_repairs repairs;
-  std::map<std::string, int> types;  // columns per PostgreSQL type
+  std::map<std::string, int> types;  // columns per type of the destination
 };
-
-// Creates database `name` and copies `tables` of `source` into it, then grants and analyses it.
-// The caller holds the database's lock; the connection to the new database is closed on return.
-load_report load_database(postgres_sink& admin, const std::string& conninfo, const std::string& name,
-                          sqlite_source& source, const std::vector<table_plan>& tables, const options& o) {
-  load_report report;
-  create_database(admin, name, o.replace);
-  postgres_sink db(with_db(conninfo, name));
-  for (const table_plan& t : tables) {
-    create_table(db, t, o.primary_keys);
-    std::string columns;
-    for (const column_plan& c : t.columns) {
-      columns += (columns.empty() ? "" : ", ") + quote_identifier(c.target_name);
-      ++report.types[type_name(c.type)];
-    }
-    db.copy_in("COPY " + quote_identifier(t.target_name) + " (" + columns + ") FROM STDIN",
-               [&](const std::function<void(const std::string&)>& put) {
-                 source.copy_rows(t, put, report.repairs);
-               });
-    const std::string loaded = db.value("SELECT count(*) FROM " + quote_identifier(t.target_name));
-    if (loaded != std::to_string(t.rows)) {
-      throw load_error(name + "." + t.source_name + ": " + std::to_string(t.rows) + " rows read but " +
-                       loaded + " loaded");
-    }
-    report.rows += t.rows;
-  }
-  if (!o.grant.empty()) grant_reader(admin, db, name, o.grant);
-  db.exec("ANALYZE");
-  return report;
-}
 
 void print_report(const options& o, const std::string& name, std::size_t tables, const load_report& report) {
   if (o.quiet) return;
@@ -138,175 +95,35 @@ void print_report(const options& o, const std::string& name, std::size_t tables,
   std::printf("\n");
 }
 
-// The MySQL account `user` or `user@host` (host `localhost` when not given) as 'user'@'host'.
-std::string mysql_account(const std::string& grant) {
-  const std::size_t at = grant.rfind('@');
-  const std::string user = at == std::string::npos ? grant : grant.substr(0, at);
-  const std::string host = at == std::string::npos ? "localhost" : grant.substr(at + 1);
-  if (user.empty() || host.empty())
-    throw load_error("--grant must be USER or USER@HOST, not '" + grant + "'");
-  for (const char c : user + host) {
-    if (c == '\'' || c == '\\')
-      throw load_error("--grant: quotes and backslashes are not allowed in '" + grant + "'");
-  }
-  return "'" + user + "'@'" + host + "'";
-}
-
-// Loads every database of `todo` into the MySQL/MariaDB server of the target (which names the
-// database as database={db_id}): each is created with utf8mb4 and its binary collation (byte-wise,
-// as SQLite compares text), under a named lock so that two loaders of one database take turns.
-int run_mysql(const options& o, const std::vector<std::pair<std::string, fs::path>>& todo) {
-  if (o.worker_roles > 0) {
-    throw load_error("--worker-roles is for PostgreSQL (the postgres backend's user_per_worker)");
-  }
-  if (o.primary_keys) {
-    throw load_error("--primary-keys is for PostgreSQL (MySQL does not need keys to bind a GROUP BY)");
-  }
-  const std::string target = o.to.substr(6);
-  if (target.find("{db_id}") == std::string::npos) {
-    throw load_error(
-        "the connection string must name the database as database={db_id} (each file gets its database)");
-  }
-  mysql_sink sink(with_db(target, "mysql"));
-  const std::string account = o.grant.empty() ? std::string() : mysql_account(o.grant);
-  if (!account.empty()) sink.exec("CREATE USER IF NOT EXISTS " + account);
+int run(const options& o) {
+  const std::unique_ptr<destination> to = make_destination(o.to, {.target = {},
+                                                                  .admin_db = o.admin_db,
+                                                                  .grant = o.grant,
+                                                                  .duckdb_library = o.duckdb_library,
+                                                                  .worker_roles = o.worker_roles,
+                                                                  .replace = o.replace,
+                                                                  .primary_keys = o.primary_keys});
+  const auto todo = sources(o);
   std::size_t total_rows = 0;
   for (const auto& [name, file] : todo) {
     sqlite_source source(file);
     const std::vector<table_plan> tables = source.plan_tables(o.temporal_types);
-    const std::string db = mysql_identifier(name);
-    const std::string lock = "'" + database_lock(name) + "'";
-    if (sink.value("SELECT GET_LOCK(" + lock + ", 3600)") != "1") {
-      throw load_error("could not take the lock of " + name + " within an hour");
-    }
-    const std::string exists =
-        sink.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '" + name + "'");
-    if (exists != "0" && !o.replace) {
-      throw load_error("database " + name + " already exists (--replace drops it and loads it again)");
-    }
-    sink.exec("DROP DATABASE IF EXISTS " + db);
-    sink.exec("CREATE DATABASE " + db + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
     load_report report;
-    for (const table_plan& t : tables) {
-      std::string columns;
-      const std::vector<std::string> types = mysql_column_types(t);
-      for (std::size_t i = 0; i < t.columns.size(); ++i) {
-        columns +=
-            (columns.empty() ? "" : ", ") + mysql_identifier(t.columns[i].target_name) + " " + types[i];
-        ++report.types[types[i].rfind("VARCHAR", 0) == 0 ? "VARCHAR" : types[i]];
-      }
-      const std::string table = db + "." + mysql_identifier(t.target_name);
-      sink.exec("CREATE TABLE " + table + " (" + columns + ")");
-      sink.load_lines(t, name, [&](const std::function<void(const std::string&)>& put) {
-        source.copy_rows(t, put, report.repairs);
-      });
-      const std::string loaded = sink.value("SELECT COUNT(*) FROM " + table);
-      if (loaded != std::to_string(t.rows)) {
-        throw load_error(name + "." + t.source_name + ": " + std::to_string(t.rows) + " rows read but " +
-                         loaded + " loaded");
-      }
-      sink.exec("ANALYZE TABLE " + table);
-      report.rows += t.rows;
-    }
-    if (!account.empty()) sink.exec("GRANT SELECT ON " + db + ".* TO " + account);
-    sink.exec("DO RELEASE_LOCK(" + lock + ")");
-    total_rows += report.rows;
-    print_report(o, name, tables.size(), report);
-  }
-  if (!o.quiet) std::printf("loaded %zu database(s), %zu rows\n", todo.size(), total_rows);
-  return 0;
-}
-
-// The DuckDB library: --duckdb-library, else the one installed beside the plugins, else the one the
-// build copied beside them, else libduckdb.so from the system's library path.
-std::string duckdb_library(const options& o) {
-  if (!o.duckdb_library.empty()) return o.duckdb_library;
-  std::error_code ec;
-  for (const char* candidate : {SQLMORPH_LOADER_INSTALLED_DUCKDB, SQLMORPH_LOADER_BUILT_DUCKDB}) {
-    if (fs::is_regular_file(candidate, ec)) return candidate;
-  }
-  return "libduckdb.so";
-}
-
-// Writes every database of `todo` to its DuckDB file (the target names it as PATH with {db_id}).
-// Each file is written under a temporary name and renamed into place when complete.
-int run_duckdb(const options& o, const std::vector<std::pair<std::string, fs::path>>& todo) {
-  if (!o.grant.empty() || o.worker_roles > 0) {
-    throw load_error(
-        "--grant and --worker-roles are for database servers: the duckdb backend opens files read-only");
-  }
-  if (o.primary_keys) throw load_error("--primary-keys is for PostgreSQL");
-  const std::string target = o.to.substr(7);
-  if (todo.size() > 1 && target.find("{db_id}") == std::string::npos) {
-    throw load_error(
-        "the path must contain {db_id} (each database gets its file), as in "
-        "duckdb:DIR/{db_id}/{db_id}.duckdb");
-  }
-  const std::string library = duckdb_library(o);
-  std::size_t total_rows = 0;
-  for (const auto& [name, file] : todo) {
-    const fs::path final_file = with_db(target, name);
-    std::error_code ec;
-    if (fs::exists(final_file, ec) && !o.replace) {
-      throw load_error(final_file.string() + " already exists (--replace writes it again)");
-    }
-    if (final_file.has_parent_path()) fs::create_directories(final_file.parent_path(), ec);
-    const fs::path partial = final_file.string() + ".loading-" + std::to_string(::getpid());
-    const auto remove_partial = [&] {
-      fs::remove(partial, ec);
-      fs::remove(partial.string() + ".wal", ec);
-    };
-    remove_partial();
-    sqlite_source source(file);
-    const std::vector<table_plan> tables = source.plan_tables(o.temporal_types);
-    load_report report;
+    to->open_database(name);
     try {
-      duckdb_sink sink(library, partial);
       for (const table_plan& t : tables) {
-        for (const column_plan& c : t.columns) ++report.types[duckdb_type_name(c)];
-        sink.load_table(t, [&](const std::function<void(const std::string&)>& put) {
-          source.copy_rows(t, put, report.repairs);
-        });
+        const std::vector<std::string> types =
+            to->load_table(t, [&](const std::function<void(const std::string&)>& put) {
+              source.copy_rows(t, put, report.repairs);
+            });
+        for (const std::string& type : types) ++report.types[type];
         report.rows += t.rows;
       }
-      sink.close();
-      fs::rename(partial, final_file, ec);
-      if (ec)
-        throw load_error("cannot move " + partial.string() + " to " + final_file.string() + ": " +
-                         ec.message());
+      to->close_database();
     } catch (...) {
-      remove_partial();
+      to->abandon_database();
       throw;
     }
-    total_rows += report.rows;
-    print_report(o, name, tables.size(), report);
-  }
-  if (!o.quiet) std::printf("loaded %zu database(s), %zu rows\n", todo.size(), total_rows);
-  return 0;
-}
-
-int run(const options& o) {
-  if (o.to.rfind("mysql:", 0) == 0) return run_mysql(o, sources(o));
-  if (o.to.rfind("duckdb:", 0) == 0) return run_duckdb(o, sources(o));
-  if (o.to.rfind("postgres:", 0) != 0) {
-    throw load_error("--to must be postgres:CONNINFO, mysql:CONNECTION or duckdb:PATH, not '" + o.to + "'");
-  }
-  const std::string conninfo = o.to.substr(9);
-  if (conninfo.find("{db_id}") == std::string::npos) {
-    throw load_error(
-        "the connection string must name the database as dbname={db_id} (each file gets its database)");
-  }
-  if (o.worker_roles > 0 && o.grant.empty()) throw load_error("--worker-roles needs --grant ROLE");
-  const auto todo = sources(o);
-  postgres_sink admin(with_db(conninfo, o.admin_db));
-  if (!o.grant.empty()) create_reader_roles(admin, o.grant, o.worker_roles);
-  std::size_t total_rows = 0;
-  for (const auto& [name, file] : todo) {
-    sqlite_source source(file);
-    const std::vector<table_plan> tables = source.plan_tables(o.temporal_types);
-    admin.lock(database_lock(name));  // released below, or when the session ends on an error
-    const load_report report = load_database(admin, conninfo, name, source, tables, o);
-    admin.unlock(database_lock(name));
     total_rows += report.rows;
     print_report(o, name, tables.size(), report);
   }

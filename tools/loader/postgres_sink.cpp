@@ -128,10 +128,6 @@ void create_table(postgres_sink& db, const table_plan& table, bool primary_key) 
   db.exec(sql + ")");
 }
 
-std::string database_lock(const std::string& name) {
-  return "database " + name;
-}
-
 void create_reader_roles(postgres_sink& admin, const std::string& role, int workers) {
   // One loader at a time creates roles; another program may still create the same role at the
   // same moment, which exec_creating takes as success.

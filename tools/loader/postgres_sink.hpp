@@ -45,12 +45,9 @@ class postgres_sink {
 std::string quote_literal(const std::string& s);
 
 /// Creates database `name` (UTF8, C collation) through `admin`; an existing one is dropped first
-/// when `replace`, else it is an error. The caller holds the database's lock (database_lock()).
+/// when `replace`, else it is an error. The caller holds the database's lock (destination.hpp's
+/// database_lock()).
 void create_database(postgres_sink& admin, const std::string& name, bool replace);
-
-/// The advisory lock that loaders hold while they create, fill and grant database `name`: two
-/// loaders of one database run one after the other, as if started one after the other.
-std::string database_lock(const std::string& name);
 
 /// Creates `table`, without constraints (SQLite does not enforce them, and data may break them) —
 /// unless `primary_key`: then with its SQLite primary key (loading fails where the data break it).
