@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include <sqlmorph/number_text.hpp>
+
 namespace sqlmorph::duckdb_backend {
 namespace {
 
@@ -44,12 +46,6 @@ std::string float_text(F v) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, r.ptr);
-}
-
-double parse_double(const std::string& s) {
-  double d = 0;
-  std::from_chars(s.data(), s.data() + s.size(), d);
-  return d;
 }
 
 std::string two(std::int64_t v) {
@@ -594,7 +590,7 @@ bool append_cell(const functions& f, const column_type& t, vector v, idx_t row, 
       sink.real(x != x || x == std::numeric_limits<float>::infinity() ||
                         x == -std::numeric_limits<float>::infinity()
                     ? static_cast<double>(x)
-                    : parse_double(float_text(x)));
+                    : sqlmorph::parse_double(float_text(x)).value_or(x));
       return true;
     }
     case type_double:
@@ -609,7 +605,7 @@ bool append_cell(const functions& f, const column_type& t, vector v, idx_t row, 
         sink.integer(static_cast<std::int64_t>(raw / unit));
         return true;
       }
-      sink.real(parse_double(decimal_text(raw, t.scale)));
+      sink.real(sqlmorph::parse_double(decimal_text(raw, t.scale)).value_or(0.0));  // always a number
       return true;
     }
     case type_varchar:

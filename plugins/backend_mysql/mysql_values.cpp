@@ -5,33 +5,13 @@
 #include <limits>
 #include <optional>
 
+#include <sqlmorph/number_text.hpp>
+
 namespace sqlmorph::mysql {
 namespace {
 
 // The binary collation's number: a string column with it holds bytes, not text.
 constexpr unsigned binary_charset = 63;
-
-bool parse_int64(std::string_view s, std::int64_t& out) {
-  const char* end = s.data() + s.size();
-  const auto [p, ec] = std::from_chars(s.data(), end, out);
-  return ec == std::errc() && p == end && !s.empty();
-}
-
-std::optional<double> parse_double(std::string_view s) {
-  double d = 0;
-  const char* end = s.data() + s.size();
-  const auto [p, ec] = std::from_chars(s.data(), end, d);
-  if (p != end || s.empty()) return std::nullopt;
-  if (ec == std::errc::result_out_of_range) {
-    const bool negative = s.front() == '-';
-    const std::string_view integer = s.substr(0, s.find_first_of(".eE"));
-    const bool large = integer.find_first_of("123456789") != std::string_view::npos;
-    const double magnitude = large ? std::numeric_limits<double>::infinity() : 0.0;
-    return negative ? -magnitude : magnitude;
-  }
-  if (ec != std::errc()) return std::nullopt;
-  return d;
-}
 
 bool is_binary(const MYSQL_FIELD& f) {
   return f.charsetnr == binary_charset;
@@ -152,11 +132,8 @@ bool append_cell(row_sink& rows, const MYSQL_FIELD& f, std::string_view text) {
     case MYSQL_TYPE_DECIMAL:
     case MYSQL_TYPE_NEWDECIMAL: {
       // Exact when integral and within int64 (`12.00` is 12); otherwise the nearest double.
-      const std::size_t dot = text.find('.');
-      const std::string_view fraction =
-          dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
       std::int64_t i = 0;
-      if (fraction.find_first_not_of('0') == std::string_view::npos && parse_int64(text.substr(0, dot), i)) {
+      if (parse_integral_decimal(text, i)) {
         rows.integer(i);
         return true;
       }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include <sqlmorph/number_text.hpp>
 #include <sqlmorph/sql_lexer.hpp>
 #include <sqlmorph/unicode.hpp>
 
@@ -14,73 +15,6 @@ namespace {
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
-}
-
-bool parse_int64(std::string_view s, std::int64_t& out) {
-  if (s.empty()) return false;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-// Accepts what strtod accepts in the C locale, "NaN" and "Infinity" included, nothing else
-// (no blanks, no '+').
-bool parse_double(std::string_view s, double& out) {
-  if (s.empty()) return false;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-// A decimal numeral ([-+]digits[.digits][e[-+]digits]) that is integral and fits int64, decided on
-// the digits themselves (12.000 and 1.5e3 are integral; 1e19 is not within int64).
-bool integral_decimal(std::string_view s, std::int64_t& out) {
-  std::size_t i = 0;
-  bool negative = false;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) negative = s[i++] == '-';
-  std::string digits;
-  long exponent = 0;
-  bool any = false;
-  for (; i < s.size() && is_digit(s[i]); ++i, any = true) digits += s[i];
-  if (i < s.size() && s[i] == '.') {
-    for (++i; i < s.size() && is_digit(s[i]); ++i, any = true) {
-      digits += s[i];
-      --exponent;
-    }
-  }
-  if (!any) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    bool exponent_negative = false;
-    if (i < s.size() && (s[i] == '-' || s[i] == '+')) exponent_negative = s[i++] == '-';
-    long e = 0;
-    bool exponent_digits = false;
-    for (; i < s.size() && is_digit(s[i]); ++i, exponent_digits = true) {
-      if (e < 100000) e = e * 10 + (s[i] - '0');
-    }
-    if (!exponent_digits) return false;
-    exponent += exponent_negative ? -e : e;
-  }
-  if (i != s.size()) return false;
-  const std::size_t first = digits.find_first_not_of('0');
-  if (first == std::string::npos) {
-    out = 0;
-    return true;
-  }
-  digits.erase(0, first);
-  while (exponent < 0 && digits.back() == '0') {
-    digits.pop_back();
-    ++exponent;
-  }
-  if (exponent < 0 || static_cast<long>(digits.size()) + exponent > 19) return false;
-  // |value| <= 2^63 - 1, or 2^63 when negative.
-  const unsigned long long limit = negative ? 9223372036854775808ull : 9223372036854775807ull;
-  unsigned long long v = 0;
-  for (std::size_t k = 0; k < digits.size() + static_cast<std::size_t>(exponent); ++k) {
-    const unsigned d = k < digits.size() ? static_cast<unsigned>(digits[k] - '0') : 0u;
-    if (v > (limit - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  out = negative ? static_cast<std::int64_t>(0ull - v) : static_cast<std::int64_t>(v);
-  return true;
 }
 
 // SQLite's text of an INTEGER value: -?(0|[1-9][0-9]*), never "-0".
@@ -168,13 +102,12 @@ std::size_t append_blob(result& out, std::string_view bytes) {
 
 std::size_t append_decimal(result& out, std::string_view raw) {
   std::int64_t i = 0;
-  double d = 0;
-  if (integral_decimal(raw, i)) {
+  if (parse_integral_decimal(raw, i)) {
     out.append_integer(i);
     return 0;
   }
-  if (parse_double(raw, d)) {
-    out.append_real(d);
+  if (const std::optional<double> d = parse_double(raw)) {
+    out.append_real(*d);
     return 0;
   }
   return append_text(out, raw);
@@ -277,7 +210,6 @@ std::size_t raw_limit(cell_reading r, std::uint64_t payload_left) noexcept {
 
 std::size_t append_cell(result& out, cell_reading r, std::string_view raw, std::string& scratch) {
   std::int64_t i = 0;
-  double d = 0;
   switch (r) {
     case cell_reading::integer:
       if (parse_int64(raw, i)) {
@@ -298,8 +230,8 @@ std::size_t append_cell(result& out, cell_reading r, std::string_view raw, std::
     case cell_reading::decimal:
       return append_decimal(out, raw);
     case cell_reading::real:
-      if (parse_double(raw, d)) {
-        out.append_real(d);
+      if (const std::optional<double> d = parse_double(raw)) {
+        out.append_real(*d);
         return 0;
       }
       return append_text(out, raw);
@@ -318,9 +250,11 @@ std::size_t append_cell(result& out, cell_reading r, std::string_view raw, std::
         out.append_integer(i);
         return 0;
       }
-      if (sqlite_real_form(raw) && parse_double(raw, d)) {
-        out.append_real(d);
-        return 0;
+      if (sqlite_real_form(raw)) {
+        if (const std::optional<double> d = parse_double(raw)) {
+          out.append_real(*d);
+          return 0;
+        }
       }
       return append_text(out, raw);
   }

@@ -5,6 +5,8 @@
 #include <limits>
 #include <optional>
 
+#include <sqlmorph/number_text.hpp>
+
 namespace sqlmorph::postgres {
 namespace {
 
@@ -16,34 +18,6 @@ constexpr Oid boolean = 16, bytea = 17, char_ = 18, name = 19, int8 = 20, int2 =
               timestamp = 1114, timestamptz = 1184, interval = 1186, timetz = 1266, bit = 1560, varbit = 1562,
               numeric = 1700, record = 2249, void_ = 2278, uuid = 2950, jsonb = 3802;
 }  // namespace oid
-
-bool parse_int64(std::string_view s, std::int64_t& out) {
-  const char* end = s.data() + s.size();
-  const auto [p, ec] = std::from_chars(s.data(), end, out);
-  return ec == std::errc() && p == end && !s.empty();
-}
-
-// The nearest double to a decimal number as PostgreSQL prints float4, float8 and numeric.
-std::optional<double> parse_double(std::string_view s) {
-  if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
-  if (s == "Infinity") return std::numeric_limits<double>::infinity();
-  if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
-  double d = 0;
-  const char* end = s.data() + s.size();
-  const auto [p, ec] = std::from_chars(s.data(), end, d);
-  if (p != end || s.empty()) return std::nullopt;
-  if (ec == std::errc::result_out_of_range) {
-    // Beyond double's range (numeric has up to 131072 digits): the nearest double is an infinity
-    // when the integer part is not zero, else a zero.
-    const bool negative = s.front() == '-';
-    const std::string_view integer = s.substr(0, s.find_first_of(".eE"));
-    const bool large = integer.find_first_of("123456789") != std::string_view::npos;
-    const double magnitude = large ? std::numeric_limits<double>::infinity() : 0.0;
-    return negative ? -magnitude : magnitude;
-  }
-  if (ec != std::errc()) return std::nullopt;
-  return d;
-}
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -194,11 +168,8 @@ std::size_t append_text_cell(result& out, Oid type, std::string_view text, std::
     }
     case oid::numeric: {
       // Exact when integral and within int64 (`12.000` is 12); otherwise the nearest double.
-      const std::size_t dot = text.find('.');
-      const std::string_view fraction =
-          dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
       std::int64_t i = 0;
-      if (fraction.find_first_not_of('0') == std::string_view::npos && parse_int64(text.substr(0, dot), i)) {
+      if (parse_integral_decimal(text, i)) {
         out.append_integer(i);
         return 0;
       }
