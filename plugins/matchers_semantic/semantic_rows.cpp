@@ -66,13 +66,16 @@ row_match semantic_rows::do_match_(const match_input& in, const column_alignment
       for (const std::size_t id : ids) out.push_back(to_float(vectors[id]));
       return out;
     };
-    const std::vector<float> cosines = row_cosine_matrix(floats(pred_text), floats(gold_text));
     const std::size_t gold_groups = gold_text.size();
-    std::vector<double> sim(cosines.size());
-    for (std::size_t p = 0; p < pred_text.size(); ++p) {
-      for (std::size_t g = 0; g < gold_groups; ++g) {
-        sim[p * gold_groups + g] =
-            pred_text[p] == gold_text[g] ? 1.0 : static_cast<double>(cosines[p * gold_groups + g]);
+    std::vector<double> sim;
+    {  // (the float matrix is gone before the assignment makes its own copy)
+      const std::vector<float> cosines = row_cosine_matrix(floats(pred_text), floats(gold_text));
+      sim.resize(cosines.size());
+      for (std::size_t p = 0; p < pred_text.size(); ++p) {
+        for (std::size_t g = 0; g < gold_groups; ++g) {
+          sim[p * gold_groups + g] =
+              pred_text[p] == gold_text[g] ? 1.0 : static_cast<double>(cosines[p * gold_groups + g]);
+        }
       }
     }
     for (const group_flow& f : grouped_assignment(sim, pred_count, gold_count)) {
