@@ -36,6 +36,13 @@ exact_match_metric::exact_match_metric(const std::filesystem::path& tables_file)
 }
 
 record exact_match_metric::evaluate(const example& ex) const {
+  const stopwatch scoring;
+  record r = evaluate_(ex);
+  if (r.status != example_status::db_missing) r.technique_ms = scoring.elapsed_ms();
+  return r;
+}
+
+record exact_match_metric::evaluate_(const example& ex) const {
   record r = labelled(ex);
   std::string db_id = ex.db_id;
   if (db_id.empty()) db_id = std::filesystem::path(ex.db).parent_path().filename().string();

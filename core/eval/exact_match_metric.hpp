@@ -35,6 +35,8 @@ class exact_match_metric {
   const std::string& identity() const noexcept { return identity_; }
 
  private:
+  record evaluate_(const example& ex) const;
+
   spider_schemas schemas_;
   std::string identity_;
 };

@@ -61,11 +61,14 @@ std::vector<record> example_evaluator::evaluate(const example& ex, std::string* 
     if (!problem) {
       // A scorer that measures efficiency runs the queries again through this timer.
       example_timer timer(queries_, gold_target, gold_sql.sql, pred_target, pred_sql.sql);
+      const stopwatch scoring;
       auto scored = score_technique(t, ex.id, [&] {
         const result& g = run.normalize(t, gold_target, gold_sql.sql, gold->rows);
         const result& p = run.normalize(t, pred_target, pred_sql.sql, pred->rows);
         return t.evaluate(match_input{g, p, gold_sql.sql, pred_sql.sql, &timer}, run.memo());
       });
+      // (A scorer that re-runs the queries through the timer counts that time here too.)
+      r.technique_ms = scoring.elapsed_ms();
       if (auto* s = std::get_if<scores>(&scored)) {
         r.scores = std::move(*s);
         problem = timer.failure();

@@ -1,6 +1,7 @@
 #pragma once
 // One output line: an example scored by one technique variant.
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -69,8 +70,26 @@ struct record {
   std::string error;
   std::optional<double> gold_ms;
   std::optional<double> pred_ms;
+  /// Wall time of the technique's own work on the example, in milliseconds: normalizing the results,
+  /// matching and scoring them (summed over the database variants and candidates a suite technique
+  /// tries; parsing and scoring for spider_exact_match) — not executing the queries (gold_ms,
+  /// pred_ms). Empty when the technique did not get to score (a query failed, a database is
+  /// missing, no prediction) and on judge records (judge_ms).
+  std::optional<double> technique_ms;
   /// Set on judge records only.
   std::optional<judge_fields> judgement;
+};
+
+/// Milliseconds since it was made, on the steady clock: a record's technique_ms.
+class stopwatch {
+ public:
+  stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double elapsed_ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
 };
 
 /// A record of `ex` for `technique`, labelled with the example's id, database, system and difficulty.

@@ -27,6 +27,8 @@ struct trial {
   std::optional<scores> last;
   double gold_ms = 0;
   double pred_ms = 0;
+  /// Time spent scoring (normalizing, matching, scoring) over the databases; empty if none was.
+  std::optional<double> technique_ms;
 };
 
 std::string on_variant(const std::string& name, const std::string& message) {
@@ -78,6 +80,7 @@ trial try_candidate(example_run& run, const technique& t, const std::vector<suit
     // An alternative's results live only for this database: its matches are not memoized beyond it
     // (the memo is keyed by result addresses, which a later result may reuse).
     match_memo local_memo;
+    const stopwatch scoring;
     auto scored = score_technique(t, run.ex().id, [&] {
       const result& g = run.normalize(t, db.gold, gold_sql, gold.rows);
       std::shared_ptr<const result> normalized_pred;
@@ -89,6 +92,7 @@ trial try_candidate(example_run& run, const technique& t, const std::vector<suit
       }
       return t.evaluate(match_input{g, *p, gold_sql, sql}, keep ? run.memo() : local_memo);
     });
+    out.technique_ms = out.technique_ms.value_or(0.0) + scoring.elapsed_ms();
     if (auto* failed = std::get_if<query_failure>(&scored)) {
       out.failed_variant = db.name;
       failed->message = on_variant(db.name, failed->message);
@@ -172,6 +176,7 @@ void evaluate_over_suite(example_run& run, variant_folders& folders, const techn
   const trial first = try_candidate(run, t, dbs, gold_sql.sql, pred_sql.sql, pred_sql.problem, true);
   r.gold_ms = first.gold_ms;
   r.pred_ms = first.pred_ms;
+  r.technique_ms = first.technique_ms;
   fields suite_fields;
   if (over_variants) {
     suite_fields.emplace_back("variants", static_cast<std::int64_t>(first.variants_run));
@@ -197,6 +202,7 @@ void evaluate_over_suite(example_run& run, variant_folders& folders, const techn
     for (const std::string& sql : alternatives.sql) {
       ++tried;
       const trial alt = try_candidate(run, t, dbs, gold_sql.sql, sql, std::nullopt, false);
+      if (alt.technique_ms) r.technique_ms = r.technique_ms.value_or(0.0) + *alt.technique_ms;
       if (alt.stop) {
         later_stop = alt.stop;
         break;

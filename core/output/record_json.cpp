@@ -145,6 +145,8 @@ void append_record_json(std::string& out, const record& r, bool with_example) {
   milliseconds(w, r.gold_ms);
   w.key("pred_ms");
   milliseconds(w, r.pred_ms);
+  w.key("technique_ms");
+  milliseconds(w, r.technique_ms);
   if (r.judgement) {
     const judge_fields& j = *r.judgement;
     w.key("label");
@@ -229,10 +231,11 @@ bool record_from_json(const nlohmann::json& j, record& out) {
     out.error = text("error");
     out.gold_ms = number("gold_ms");
     out.pred_ms = number("pred_ms");
+    out.technique_ms = number("technique_ms");
     static const char* known[] = {
-        "id",      "db_id",  "system", "difficulty", "technique", "penalize_extra_pred_cols",
-        "status",  "EX",     "EXP",    "EXR",        "F1",        "error",
-        "gold_ms", "pred_ms"};
+        "id",      "db_id",   "system",      "difficulty", "technique", "penalize_extra_pred_cols",
+        "status",  "EX",      "EXP",         "EXR",        "F1",        "error",
+        "gold_ms", "pred_ms", "technique_ms"};
     static const char* judge_known[] = {
         "label", "votes", "rationales", "confidence", "prompt_tokens", "completion_tokens", "judge_ms"};
     const bool judged = is_judge_technique(out.technique);

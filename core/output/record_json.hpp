@@ -8,9 +8,9 @@
 namespace sqlmorph::core {
 
 /// {"technique", "penalize_extra_pred_cols", "status", "EX", "EXP", "EXR", "F1", "error", "gold_ms",
-/// "pred_ms", ...extra fields}; with `with_example` the object starts with "id", "db_id", "system",
-/// "difficulty".
-/// Appended to `out` as compact JSON text (no line break): the fast path of results.jsonl.
+/// "pred_ms", "technique_ms", ...extra fields}; with `with_example` the object starts with "id", "db_id",
+/// "system", "difficulty". Appended to `out` as compact JSON text (no line break): the fast path of
+/// results.jsonl.
 void append_record_json(std::string& out, const record& r, bool with_example);
 /// The same record as a JSON document (for output that embeds records in a larger document).
 nlohmann::ordered_json record_to_json(const record& r, bool with_example);

@@ -21,8 +21,9 @@ using row = std::vector<std::pair<std::string, ordered>>;
 
 // The columns every export of that kind starts with, in this order.
 const std::vector<std::string> record_columns = {
-    "id",  "db_id", "system", "difficulty", "technique", "penalize_extra_pred_cols", "status", "EX", "EXP",
-    "EXR", "F1",    "error",  "gold_ms",    "pred_ms"};
+    "id",      "db_id",   "system",      "difficulty", "technique", "penalize_extra_pred_cols",
+    "status",  "EX",      "EXP",         "EXR",        "F1",        "error",
+    "gold_ms", "pred_ms", "technique_ms"};
 const std::vector<std::string> example_columns = {
     "id", "system", "db_id", "difficulty", "question", "evidence", "evaluated_by", "gold", "pred"};
 const std::vector<std::string> summary_columns = {

@@ -19,8 +19,32 @@ inline constexpr std::size_t unassigned = std::numeric_limits<std::size_t>::max(
 std::vector<std::size_t> optimal_assignment(std::span<const double> scores, std::size_t rows,
                                             std::size_t cols);
 
+/// `count` rows of row group `row` assigned to as many columns of column group `col`.
+struct group_flow {
+  std::size_t row = 0;
+  std::size_t col = 0;
+  std::size_t count = 0;
+};
+
+/// optimal_assignment for a matrix whose rows and columns come in groups of identical ones, at the
+/// cost of the matrix of distinct ones: `scores` is row_count.size() × col_count.size()
+/// (row-major), group r standing for `row_count[r]` identical rows and group c for `col_count[c]`
+/// identical columns (every count ≥ 1). Assigns min(Σ row_count, Σ col_count) rows to distinct
+/// columns with the same optimum total as optimal_assignment on the expanded matrix (NaN and
+/// infinities handled the same way); which rows of a group go with which columns of a group is left
+/// open, so the answer is how many pairs each (row group, column group) gets, without zero counts.
+/// The smaller side is assigned one copy at a time by shortest augmenting paths, the groups of the
+/// other side taking up to their count (a transportation problem): O(min · visited · groups).
+std::vector<group_flow> grouped_assignment(std::span<const double> scores,
+                                           std::span<const std::size_t> row_count,
+                                           std::span<const std::size_t> col_count);
+
 /// The sum of the assigned scores.
 double assignment_total(std::span<const double> scores, std::size_t cols,
                         std::span<const std::size_t> assignment);
+
+/// The sum of the scores of a grouped assignment (each pair counted `count` times).
+double grouped_total(std::span<const double> scores, std::size_t col_groups,
+                     std::span<const group_flow> flows);
 
 }  // namespace sqlmorph::semantic

@@ -37,6 +37,7 @@ std::string without_timings(const std::filesystem::path& file) {
   for (json j : read_jsonl(file)) {
     j.erase("gold_ms");
     j.erase("pred_ms");
+    j.erase("technique_ms");
     out += j.dump() + "\n";
   }
   return out;
@@ -123,6 +124,43 @@ TEST_CASE("results are identical whatever the number of workers") {
     CHECK(results == spider_first);
     CHECK(test::file_bytes(out / "summary.json").size() > 0);
   }
+}
+
+TEST_CASE("every technique record carries technique_ms: null when it did not score, else >= 0") {
+  test::temp_dir dir;
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases",
+                               (test::source_dir() / "examples/demo/cases.jsonl").string(), "--db-root",
+                               (test::build_dir() / "examples/demo").string(), "--penalize-extra-pred-cols",
+                               "both", "--out", out.string()});
+  REQUIRE(r.exit_code == 0);
+  std::set<std::string> timed;
+  std::size_t ok = 0;
+  for (const json& j : read_jsonl(out / "results.jsonl")) {
+    CAPTURE(j.dump());
+    REQUIRE(j.contains("technique_ms"));
+    const json& ms = j["technique_ms"];
+    if (j["status"] == "ok") {
+      ++ok;
+      REQUIRE(ms.is_number());
+      CHECK(ms.get<double>() >= 0.0);
+      timed.insert(j["technique"].get<std::string>());
+    } else if (j["status"] == "pred_error" || j["status"] == "gold_error" || j["status"] == "db_missing") {
+      CHECK(ms.is_null());  // a query failed: the technique never scored
+    }
+  }
+  CHECK(ok > 0);
+  CHECK(timed.count("execution_accuracy") == 1);
+  CHECK(timed.count("unified_column_and_semantic_row") == 1);
+  CHECK(timed.count("test_suite") == 1);  // a suite technique: summed over what it tried
+  // A resumed run reads the records back and writes them unchanged, technique_ms included.
+  const std::string before = test::file_bytes(out / "results.jsonl");
+  const auto again = run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases",
+                                   (test::source_dir() / "examples/demo/cases.jsonl").string(), "--db-root",
+                                   (test::build_dir() / "examples/demo").string(),
+                                   "--penalize-extra-pred-cols", "both", "--out", out.string(), "--resume"});
+  REQUIRE(again.exit_code == 0);
+  CHECK(test::file_bytes(out / "results.jsonl") == before);
 }
 
 TEST_CASE("each distinct query executes once per run, gold queries once for all systems") {
@@ -222,6 +260,7 @@ TEST_CASE(
   for (json j : read_jsonl(dir.path() / "alone/results.jsonl")) {
     j.erase("gold_ms");
     j.erase("pred_ms");
+    j.erase("technique_ms");
     alone += j.dump() + "\n";
   }
   std::string together;
@@ -229,6 +268,7 @@ TEST_CASE(
     if (j["system"] != "CodeLlama-7B-2000") continue;
     j.erase("gold_ms");
     j.erase("pred_ms");
+    j.erase("technique_ms");
     together += j.dump() + "\n";
   }
   CHECK(together == alone);

@@ -31,6 +31,7 @@ std::string without_timings(const std::filesystem::path& file) {
   for (json j : test::read_jsonl(file)) {
     j.erase("gold_ms");
     j.erase("pred_ms");
+    j.erase("technique_ms");
     out += j.dump() + "\n";
   }
   return out;

@@ -6,6 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -14,6 +17,7 @@
 #include "column_descriptions.hpp"
 #include "hash_trigram.hpp"
 #include "optimal_assignment.hpp"
+#include "row_similarity.hpp"
 #include "test_support.hpp"
 
 using namespace sqlmorph;
@@ -204,6 +208,159 @@ TEST_CASE("optimal assignment: empty sides, NaN, and a case greedy gets wrong") 
   CHECK(semantic::optimal_assignment(m, 2, 2) == std::vector<std::size_t>{1, 0});
   const std::vector<double> with_nan = {std::nan(""), 0.5, 0.2, std::nan("")};
   CHECK(semantic::optimal_assignment(with_nan, 2, 2) == std::vector<std::size_t>{1, 0});
+}
+
+// What the assignment maximizes (optimal_assignment.hpp): NaN and -inf count as the lowest finite
+// score minus one, +inf as a huge number.
+double cleaned_total(const std::vector<double>& m,
+                     const std::vector<std::pair<std::size_t, double>>& picked) {
+  double lowest = std::numeric_limits<double>::max();
+  for (const double x : m) {
+    if (std::isfinite(x)) lowest = std::min(lowest, x);
+  }
+  if (lowest == std::numeric_limits<double>::max()) lowest = 0;
+  double total = 0;
+  for (const auto& [count, x] : picked) {
+    const double c = std::isnan(x) || x == -std::numeric_limits<double>::infinity() ? lowest - 1
+                     : x == std::numeric_limits<double>::infinity() ? std::numeric_limits<double>::max() / 4
+                                                                    : x;
+    total += static_cast<double>(count) * c;
+  }
+  return total;
+}
+
+TEST_CASE("grouped assignment: the optimum of the plain assignment of the expanded matrix") {
+  std::mt19937 rng(20261126);
+  std::uniform_int_distribution<int> coarse(-3, 3);  // many ties
+  std::uniform_real_distribution<double> fine(-1.0, 1.0);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int trial = 0; trial < 3000; ++trial) {
+    CAPTURE(trial);
+    // Small trials most of the time, some of up to 40 × 40 groups; both sides larger in turn.
+    const int max_groups = trial % 10 == 0 ? 40 : 6;
+    const int max_count = trial % 3 == 0 ? 1 : (trial % 3 == 1 ? 3 : 8);
+    std::uniform_int_distribution<int> groups(1, max_groups);
+    std::uniform_int_distribution<int> count(1, max_count);
+    std::vector<std::size_t> row_count(static_cast<std::size_t>(groups(rng)));
+    std::vector<std::size_t> col_count(static_cast<std::size_t>(groups(rng)));
+    for (auto& c : row_count) c = static_cast<std::size_t>(count(rng));
+    for (auto& c : col_count) c = static_cast<std::size_t>(count(rng));
+    const std::size_t rg = row_count.size();
+    const std::size_t cg = col_count.size();
+    std::vector<double> m(rg * cg);
+    const double nan_share = trial % 4 == 3 ? 0.2 : 0.0;
+    for (double& x : m) {
+      x = trial % 2 ? fine(rng) : static_cast<double>(coarse(rng)) / 2;
+      if (unit(rng) < nan_share) x = std::nan("");
+    }
+    if (trial % 50 == 7) m[0] = -std::numeric_limits<double>::infinity();
+    if (trial % 50 == 17) m[0] = std::numeric_limits<double>::infinity();
+    // The expanded matrix: group r's rows and group c's columns repeated.
+    std::vector<std::size_t> row_group;
+    std::vector<std::size_t> col_group;
+    for (std::size_t r = 0; r < rg; ++r) row_group.insert(row_group.end(), row_count[r], r);
+    for (std::size_t c = 0; c < cg; ++c) col_group.insert(col_group.end(), col_count[c], c);
+    const std::size_t rows = row_group.size();
+    const std::size_t cols = col_group.size();
+    std::vector<double> full(rows * cols);
+    for (std::size_t i = 0; i < rows; ++i) {
+      for (std::size_t j = 0; j < cols; ++j) full[i * cols + j] = m[row_group[i] * cg + col_group[j]];
+    }
+    const std::vector<std::size_t> plain = semantic::optimal_assignment(full, rows, cols);
+    std::vector<std::pair<std::size_t, double>> plain_picked;
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (plain[i] != semantic::unassigned) plain_picked.emplace_back(1, full[i * cols + plain[i]]);
+    }
+
+    const std::vector<semantic::group_flow> flows = semantic::grouped_assignment(m, row_count, col_count);
+    std::vector<std::size_t> row_used(rg, 0);
+    std::vector<std::size_t> col_used(cg, 0);
+    std::size_t pairs = 0;
+    std::vector<std::pair<std::size_t, double>> grouped_picked;
+    for (const semantic::group_flow& f : flows) {
+      REQUIRE(f.row < rg);
+      REQUIRE(f.col < cg);
+      CHECK(f.count > 0);
+      row_used[f.row] += f.count;
+      col_used[f.col] += f.count;
+      pairs += f.count;
+      grouped_picked.emplace_back(f.count, m[f.row * cg + f.col]);
+    }
+    CHECK(pairs == std::min(rows, cols));
+    for (std::size_t r = 0; r < rg; ++r) CHECK(row_used[r] <= row_count[r]);
+    for (std::size_t c = 0; c < cg; ++c) CHECK(col_used[c] <= col_count[c]);
+    const double want = cleaned_total(m, plain_picked);
+    const double got = cleaned_total(m, grouped_picked);
+    // (An infinite score counts as max / 4: a few copies of it add up to infinity on both sides.)
+    CHECK((got == want || std::abs(got - want) <= 1e-9 * std::max(1.0, std::abs(want))));
+    if (nan_share == 0 && trial % 50 != 7 && trial % 50 != 17) {
+      CHECK(std::abs(semantic::grouped_total(m, cg, flows) - semantic::assignment_total(full, cols, plain)) <=
+            1e-9);
+    }
+  }
+}
+
+TEST_CASE("grouped assignment: empty sides, one group each way, and bad input") {
+  const std::vector<std::size_t> none;
+  const std::vector<std::size_t> two = {2};
+  CHECK(semantic::grouped_assignment({}, none, two).empty());
+  CHECK(semantic::grouped_assignment({}, two, none).empty());
+  // One gold row of 5 copies against 3 predicted groups of 1: the three best single columns.
+  const std::vector<double> m = {0.1, 0.9, 0.5};
+  const std::vector<std::size_t> five = {5};
+  const std::vector<std::size_t> ones = {1, 1, 1};
+  const auto flows = semantic::grouped_assignment(m, five, ones);
+  CHECK(flows.size() == 3);
+  CHECK(semantic::grouped_total(m, 3, flows) == doctest::Approx(1.5));
+  // Greedy would take 0.9 twice (row group 0 has two rows); the optimum is 0.8 + 0.8 + 0.9.
+  const std::vector<double> g = {0.9, 0.8, 0.8, 0.0};
+  const std::vector<std::size_t> rows = {2, 1};
+  const std::vector<std::size_t> cols = {2, 1};
+  CHECK(semantic::grouped_total(g, 2, semantic::grouped_assignment(g, rows, cols)) == doctest::Approx(2.5));
+  const std::vector<std::size_t> zero = {0};
+  CHECK_THROWS_AS(semantic::grouped_assignment(m, zero, ones), std::invalid_argument);
+  CHECK_THROWS_AS(semantic::grouped_assignment(m, two, two), std::invalid_argument);
+}
+
+TEST_CASE("row similarity matrix: bit for bit row_cosine, pair by pair") {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const auto random_vector = [&](std::size_t d, bool zero) {
+    std::vector<double> v(d, 0.0);
+    if (!zero) {
+      for (double& x : v) x = normal(rng) / 16;
+    }
+    return semantic::to_float(v);
+  };
+  for (const std::size_t d : {1u, 7u, 256u}) {
+    for (std::size_t na = 1; na <= 13; na += 3) {
+      for (std::size_t nb = 1; nb <= 11; nb += 2) {
+        std::vector<semantic::float_vector> as;
+        std::vector<semantic::float_vector> bs;
+        for (std::size_t a = 0; a < na; ++a) as.push_back(random_vector(d, a == 2));
+        for (std::size_t b = 0; b < nb; ++b) bs.push_back(random_vector(d, b == 3));
+        if (nb > 1) bs[1] = as[0];
+        const std::vector<float> m = semantic::row_cosine_matrix(as, bs);
+        REQUIRE(m.size() == na * nb);
+        for (std::size_t a = 0; a < na; ++a) {
+          for (std::size_t b = 0; b < nb; ++b) {
+            const float want = semantic::row_cosine(as[a], bs[b]);
+            CAPTURE(d);
+            CAPTURE(a);
+            CAPTURE(b);
+            CHECK(std::memcmp(&m[a * nb + b], &want, sizeof want) == 0);
+          }
+        }
+      }
+    }
+  }
+  // Vectors of different lengths: row_cosine's shorter-length rule, pair by pair.
+  std::vector<semantic::float_vector> as = {random_vector(5, false), random_vector(3, false)};
+  std::vector<semantic::float_vector> bs = {random_vector(4, false)};
+  const std::vector<float> m = semantic::row_cosine_matrix(as, bs);
+  CHECK(m[0] == semantic::row_cosine(as[0], bs[0]));
+  CHECK(m[1] == semantic::row_cosine(as[1], bs[0]));
+  CHECK(semantic::row_cosine_matrix({}, bs).empty());
 }
 
 TEST_CASE("column descriptions: pandas dtypes, float64 printing, top-10 by frequency") {

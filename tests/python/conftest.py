@@ -13,7 +13,7 @@ CLI = BUILD / "sqlmorph"
 DEMO_CASES = SOURCE / "examples" / "demo" / "cases.jsonl"
 DEMO_DB_ROOT = BUILD / "examples" / "demo"
 # Timing fields differ between two runs; everything else must be equal.
-TIMING_KEYS = {"gold_ms", "pred_ms", "wall_seconds"}
+TIMING_KEYS = {"gold_ms", "pred_ms", "technique_ms", "wall_seconds"}
 
 
 def shared_dir():

@@ -73,6 +73,7 @@ def records(d):
         r = json.loads(line)
         r.pop("gold_ms", None)
         r.pop("pred_ms", None)
+        r.pop("technique_ms", None)
         out.append(r)
     return out
 ra, rb = records(a), records(b)

@@ -144,7 +144,8 @@ TEST_CASE("a record written directly equals the same record built as a document"
       "0,"
       "\"EXP\":0.6666666666666666,\"EXR\":0.5,\"F1\":0.5714285714285714,\"error\":\"near \\\"FROM\\\": "
       "syntax error "
-      "\xef\xbf\xbd\",\"gold_ms\":0.012,\"pred_ms\":null,\"order_matters\":true,\"note\":\"x\",\"n\":3,\"w\":"
+      "\xef\xbf\xbd\",\"gold_ms\":0.012,\"pred_ms\":null,\"technique_ms\":null,\"order_matters\":true,"
+      "\"note\":\"x\",\"n\":3,\"w\":"
       "0.25,"
       "\"z\":null}");
   CHECK(core::dump_json(core::record_to_json(r, true)) == line);
