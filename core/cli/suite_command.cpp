@@ -22,6 +22,7 @@ struct suite_build_options {
   std::optional<unsigned> jobs;
   std::string technique = "spider_official_exec";
   bool json = false;
+  bool skip_missing = false;
 };
 
 int run_suite_build(const global_options& g, const suite_build_options& o) {
@@ -38,6 +39,7 @@ int run_suite_build(const global_options& g, const suite_build_options& o) {
   request.out = o.out;
   request.seed = o.seed;
   request.max_candidates = o.max_candidates;
+  request.skip_missing = o.skip_missing;
   request.jobs = o.jobs.value_or(std::max(1u, std::thread::hardware_concurrency()));
   if (request.jobs == 0) throw usage_error("--jobs must be at least 1");
   request.progress = g.quiet ? nullptr : &std::cerr;
@@ -79,6 +81,8 @@ void register_suite_command(CLI::App& app, const global_options& g, int& exit_co
       "--technique", options->technique,
       "the comparison that tells a neighbour apart (default spider_official_exec, the per-database "
       "step of spider_test_suite)");
+  cmd->add_flag("--skip-missing-databases", options->skip_missing,
+                "leave out, with a warning, the gold queries whose database file is missing (else an error)");
   cmd->add_flag("--json", options->json, "print suite.json instead of a summary line");
   cmd->callback([&g, &exit_code, options] { exit_code = run_suite_build(g, *options); });
 }

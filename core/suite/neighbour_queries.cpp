@@ -147,13 +147,19 @@ class neighbour_maker {
     sql.reserve(gold_.size() + text.size() + 1);
     sql.append(gold_.substr(0, from));
     // Keep the tokens apart: "a" + "" + "b" must not become "ab".
-    const bool need_left = from > 0 && !text.empty() && gold_[from - 1] != ' ' && text.front() != ' ';
-    const bool need_right = to < gold_.size() && !text.empty() && gold_[to] != ' ' && text.back() != ' ';
-    if (need_left) sql += ' ';
-    sql += text;
-    if (need_right) sql += ' ';
-    if (text.empty() && from > 0 && to < gold_.size() && gold_[from - 1] != ' ' && gold_[to] != ' ')
-      sql += ' ';
+    const auto wordy = [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+             c == '\'' || c == '"' || static_cast<unsigned char>(c) >= 0x80;
+    };
+    const bool left = from > 0 && wordy(gold_[from - 1]);
+    const bool right = to < gold_.size() && wordy(gold_[to]);
+    if (text.empty()) {
+      if (left && right) sql += ' ';
+    } else {
+      if (left && wordy(text.front())) sql += ' ';
+      sql += text;
+      if (right && wordy(text.back())) sql += ' ';
+    }
     sql.append(gold_.substr(to));
     if (sql == gold_) return;
     if (!seen_.insert(sql).second) return;

@@ -11,6 +11,8 @@
 #include <system_error>
 #include <thread>
 
+#include <spdlog/spdlog.h>
+
 #include "datasets/cases_file.hpp"
 #include "datasets/database_folder.hpp"
 #include "datasets/json_input.hpp"
@@ -169,11 +171,17 @@ std::vector<database_golds> read_suite_golds(const suite_request& request) {
   std::vector<database_golds> out;
   for (auto& [db_id, d] : by_db) {
     std::error_code ec;
+    if (!fs::is_regular_file(d.original, ec) && request.skip_missing) {
+      spdlog::warn("{}: the database of db_id '{}' is missing ({}): its {} gold queries are left out",
+                   d.golds.front().origin, db_id, d.original.string(), d.golds.size());
+      continue;
+    }
     if (!fs::is_regular_file(d.original, ec))
       throw input_error(d.golds.front().origin + ": the database of db_id '" + db_id + "' is missing (" +
                         d.original.string() + ")");
     out.push_back(std::move(d));
   }
+  if (out.empty()) throw input_error("no database to build a suite for: every database is missing");
   return out;
 }
 

@@ -36,6 +36,8 @@ struct suite_request {
   std::uint64_t seed = 0;
   std::size_t max_candidates = 100;
   unsigned jobs = 1;
+  /// Leave out (with a warning) the databases whose file is missing instead of refusing the build.
+  bool skip_missing = false;
   /// Progress lines on this stream (none when null).
   std::ostream* progress = nullptr;
 };
@@ -48,7 +50,7 @@ struct database_golds {
 };
 
 /// The gold queries of the request, by db_id (sorted). Throws input_error naming the file and line
-/// for a malformed line, and the database file of a db_id that has none.
+/// for a malformed line, and the database file of a db_id that has none (unless `skip_missing`).
 std::vector<database_golds> read_suite_golds(const suite_request& request);
 
 /// Builds (or completes) the suite; returns the manifest it wrote to SUITE_DIR/suite.json. Throws
