@@ -1,6 +1,9 @@
 #include "suite/distillation.hpp"
 
+#include <algorithm>
 #include <map>
+
+#include <sqlmorph/sql_lexer.hpp>
 #include <system_error>
 
 #include "eval/example_evaluator.hpp"
@@ -39,6 +42,71 @@ class gold_memo_executor final : public query_executor {
   query_runner runner_;
   std::map<std::string, std::shared_ptr<const query_outcome>> memo_;
 };
+
+// The rows of `sql` on `db` as keys, sorted unless the order is kept.
+std::vector<std::string> row_keys(sqlite_database& db, const std::string& sql, bool keep_order) {
+  std::vector<std::string> out;
+  for (const auto& row : db.rows(sql)) {
+    std::string k;
+    for (const sql_value& v : row) k += v.key() + '\x1f';
+    out.push_back(std::move(k));
+  }
+  if (!keep_order) std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Where a tie-breaker goes in `sql`: the end of its top-level ORDER BY clause (before a top-level
+// LIMIT, else before a final ';'). npos without a top-level ORDER BY.
+std::size_t order_by_end(const std::string& sql) {
+  if (!has_top_level_order_by(sql)) return std::string::npos;
+  int depth = 0;
+  std::size_t end = sql.size();
+  for (const sql_token& t : lex_sql(sql)) {
+    if (t.kind == sql_token_kind::punctuation && t.text == "(") ++depth;
+    if (t.kind == sql_token_kind::punctuation && t.text == ")") --depth;
+    if (depth != 0) continue;
+    if (t.kind == sql_token_kind::word && iequals_ascii(t.text, "limit")) return t.offset;
+    if (t.kind == sql_token_kind::punctuation && t.text == ";") return std::min(end, t.offset);
+  }
+  return end;
+}
+
+// True when `sql` has one right answer on `db`: its rows do not depend on how ties of its ORDER BY
+// are broken (rows ordered by every column ascending, then descending, after its own keys), nor on
+// the order SQLite scans the tables in (PRAGMA reverse_unordered_selects: ungrouped columns). A gold
+// query whose ORDER BY ... LIMIT cuts between ties has no single right answer there: a suite with
+// that database would mark equivalent predictions wrong.
+bool has_one_answer(sqlite_database& db, const std::string& sql) {
+  try {
+    const std::size_t cut = order_by_end(sql);
+    const bool ordered = cut != std::string::npos;
+    db.exec("PRAGMA reverse_unordered_selects = 0");
+    const std::vector<std::string> plain = row_keys(db, sql, ordered);
+    db.exec("PRAGMA reverse_unordered_selects = 1");
+    const std::vector<std::string> reversed = row_keys(db, sql, ordered);
+    db.exec("PRAGMA reverse_unordered_selects = 0");
+    if (plain != reversed) return false;
+    if (!ordered || plain.empty()) return true;
+    const std::size_t columns = db.rows(sql).front().size();
+    std::string up;
+    std::string down;
+    for (std::size_t c = 1; c <= columns; ++c) {
+      up += ", " + std::to_string(c);
+      down += ", " + std::to_string(c) + " DESC";
+    }
+    std::string text = sql.substr(0, cut);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\t'))
+      text.pop_back();
+    const std::string rest = " " + sql.substr(cut);
+    try {
+      return row_keys(db, text + up + rest, true) == row_keys(db, text + down + rest, true);
+    } catch (const std::runtime_error&) {
+      return true;  // a tie-breaker SQLite refuses (e.g. an ORDER BY of a compound query)
+    }
+  } catch (const std::runtime_error&) {
+    return true;  // what SQLite cannot run directly, the comparison judges
+  }
+}
 
 enum class verdict { same, told_apart, gold_failed, undecided };
 
@@ -181,10 +249,21 @@ distillation_result distill_database(const std::string& db_id, const std::filesy
         }
       }
     }
+    bool unstable = false;
+    if (useful && !gold_failed) {
+      sqlite_database db(candidate, sqlite_database::mode::read_only);
+      for (const gold_state& s : states) {
+        if (s.coverage.gold_error.empty() && !has_one_answer(db, s.coverage.sql)) {
+          unstable = true;
+          break;
+        }
+      }
+    }
     executor.forget();
     std::error_code ec;
     if (gold_failed) ++result.candidates_failing_gold;
-    if (!useful || gold_failed) {
+    if (unstable) ++result.candidates_order_dependent;
+    if (!useful || gold_failed || unstable) {
       std::filesystem::remove(candidate, ec);
       continue;
     }

@@ -58,6 +58,9 @@ struct distillation_result {
   std::size_t candidates_tried = 0;
   /// Candidates on which a gold query failed (never kept).
   std::size_t candidates_failing_gold = 0;
+  /// Candidates on which a gold query has no single right answer (its ORDER BY ... LIMIT cuts
+  /// between ties, or its rows depend on the order SQLite scans the tables in): never kept.
+  std::size_t candidates_order_dependent = 0;
   std::vector<gold_coverage> golds;
   std::size_t neighbours() const;
   std::size_t distinguished() const;

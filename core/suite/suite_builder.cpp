@@ -108,6 +108,7 @@ json database_report(const database_golds& d, const distillation_result& r, cons
   j["variants"] = r.variants;
   j["candidates_tried"] = r.candidates_tried;
   j["candidates_failing_gold"] = r.candidates_failing_gold;
+  j["candidates_order_dependent"] = r.candidates_order_dependent;
   j["gold_queries"] = d.golds.size();
   j["neighbours"] = r.neighbours();
   j["distinguished"] = r.distinguished();
