@@ -18,7 +18,7 @@ struct suite_build_options {
   std::optional<std::string> db_root;
   std::string out;
   std::uint64_t seed = 0;
-  std::size_t max_candidates = 100;
+  std::size_t max_candidates = 300;
   std::optional<unsigned> jobs;
   std::string technique = "spider_official_exec";
   bool json = false;
@@ -75,7 +75,7 @@ void register_suite_command(CLI::App& app, const global_options& g, int& exit_co
   cmd->add_option("--out", options->out, "the suite's folder (a re-run completes it)")->required();
   cmd->add_option("--seed", options->seed, "random seed: the same seed builds the same suite (default 0)");
   cmd->add_option("--max-candidates", options->max_candidates,
-                  "fuzzed databases tried per database at most (default 100)");
+                  "fuzzed databases tried per database at most (default 300)");
   cmd->add_option("-j,--jobs", options->jobs, "databases built at once (default: one per hardware thread)");
   cmd->add_option(
       "--technique", options->technique,

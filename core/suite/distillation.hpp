@@ -29,7 +29,7 @@ struct gold_query {
 
 struct distillation_options {
   std::uint64_t seed = 0;
-  std::size_t max_candidates = 100;
+  std::size_t max_candidates = 300;
   fuzz_options fuzz;
   neighbour_options neighbours;
   /// Time limits of one query, seconds.

@@ -34,7 +34,7 @@ struct suite_request {
   std::optional<std::filesystem::path> db_root;
   std::filesystem::path out;
   std::uint64_t seed = 0;
-  std::size_t max_candidates = 100;
+  std::size_t max_candidates = 300;
   unsigned jobs = 1;
   /// Leave out (with a warning) the databases whose file is missing instead of refusing the build.
   bool skip_missing = false;
