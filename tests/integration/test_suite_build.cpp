@@ -204,3 +204,41 @@ TEST_CASE("suite build: bad input names the file and line") {
   CHECK_FALSE(report["golds"][0].contains("gold_error"));
   CHECK(report["golds"][1]["gold_error"] == "the gold query fails on the original database");
 }
+
+TEST_CASE(
+    "suite build: no variant leaves a gold query without a single answer (ties cut by ORDER BY ... LIMIT)") {
+  test::temp_dir dir;
+  fs::create_directories(dir.path() / "database/games");
+  test::create_sqlite(
+      dir.path() / "database/games/games.sqlite",
+      "CREATE TABLE player (name TEXT, score INT, team TEXT);"
+      "INSERT INTO player VALUES ('a', 1, 'x'), ('b', 2, 'x'), ('c', 3, 'y'), ('d', 4, 'y');");
+  write_file(dir.path() / "gold.sql",
+             "SELECT name FROM player WHERE score > 1 ORDER BY score DESC LIMIT 1\tgames\n"
+             "SELECT team FROM player WHERE score > 1 GROUP BY team ORDER BY count(*) DESC LIMIT 1\tgames\n");
+  const auto r = build(dir.path(), dir.path() / "suite", {"-q", "--max-candidates", "60"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto files = sqlite_files(dir.path() / "suite/games");
+  REQUIRE(files.size() >= 2);
+  for (const std::string& f : files) {
+    CAPTURE(f);
+    core::suite::sqlite_database db(dir.path() / "suite/games" / f,
+                                    core::suite::sqlite_database::mode::read_only);
+    // One name holds the top score; one team has the most players.
+    CHECK(db.rows("SELECT count(DISTINCT name) FROM player WHERE score > 1 AND score = (SELECT max(score) "
+                  "FROM player "
+                  "WHERE score > 1)")
+              .at(0)
+              .at(0)
+              .integer <= 1);
+    CHECK(
+        db.rows(
+              "SELECT count(*) FROM (SELECT team FROM player WHERE score > 1 GROUP BY team HAVING count(*) = "
+              "(SELECT max(n) FROM (SELECT count(*) AS n FROM player WHERE score > 1 GROUP BY team)))")
+            .at(0)
+            .at(0)
+            .integer <= 1);
+  }
+  const json report = json::parse(test::file_bytes(dir.path() / "suite/games/distillation.json"));
+  CHECK(report["candidates_order_dependent"].get<int>() > 0);
+}
