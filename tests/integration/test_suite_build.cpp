@@ -242,3 +242,44 @@ TEST_CASE(
   const json report = json::parse(test::file_bytes(dir.path() / "suite/games/distillation.json"));
   CHECK(report["candidates_order_dependent"].get<int>() > 0);
 }
+
+TEST_CASE("suite build: from a cases file, and from BIRD's question list") {
+  test::temp_dir dir;
+  make_benchmark(dir.path());
+  const std::string shop = (dir.path() / "database/shop/shop.sqlite").string();
+  write_file(
+      dir.path() / "cases.jsonl",
+      json{{"id", "a"}, {"db", shop}, {"gold", "SELECT name FROM items WHERE price > 10"}, {"pred", ""}}
+              .dump() +
+          "\n" +
+          json{{"id", "b"}, {"db", shop}, {"gold", "SELECT count(*) FROM items"}, {"pred", ""}}.dump() +
+          "\n");
+  const auto cases = run_sqlmorph({"suite", "build", "--cases", (dir.path() / "cases.jsonl").string(),
+                                   "--out", (dir.path() / "from-cases").string(), "-q"});
+  REQUIRE_MESSAGE(cases.exit_code == 0, cases.err);
+  CHECK(fs::exists(dir.path() / "from-cases/shop/shop.sqlite"));
+  const json manifest = json::parse(test::file_bytes(dir.path() / "from-cases/suite.json"));
+  CHECK(manifest["benchmark"] == "cases");
+  CHECK(manifest["totals"]["gold_queries"] == 2);
+
+  write_file(
+      dir.path() / "dev.json",
+      json::array(
+          {json{{"question_id", 0}, {"db_id", "school"}, {"SQL", "SELECT name FROM student WHERE age > 20"}},
+           json{{"question_id", 1}, {"db_id", "shop"}, {"SQL", "SELECT name FROM items"}}})
+          .dump());
+  const auto bird = run_sqlmorph(
+      {"suite", "build", "--benchmark", "bird", "--gold", (dir.path() / "dev.json").string(), "--db-root",
+       (dir.path() / "database").string(), "--out", (dir.path() / "from-bird").string(), "-q"});
+  REQUIRE_MESSAGE(bird.exit_code == 0, bird.err);
+  CHECK(sqlite_files(dir.path() / "from-bird/school").size() >= 2);
+  const json report = json::parse(test::file_bytes(dir.path() / "from-bird/school/distillation.json"));
+  CHECK(report["golds"][0]["origin"].get<std::string>().find("dev.json question 0") != std::string::npos);
+
+  write_file(dir.path() / "dev.json", json::array({json{{"question_id", 0}, {"db_id", "school"}}}).dump());
+  const auto bad =
+      run_sqlmorph({"suite", "build", "--benchmark", "bird", "--gold", (dir.path() / "dev.json").string(),
+                    "--db-root", (dir.path() / "database").string(), "--out", (dir.path() / "bad").string()});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("dev.json question 0: missing field 'SQL'") != std::string::npos);
+}
