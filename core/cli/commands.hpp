@@ -74,5 +74,6 @@ void register_merge_command(CLI::App& app, const global_options& g, int& exit_co
 void register_export_command(CLI::App& app, const global_options& g, int& exit_code);
 void register_explain_command(CLI::App& app, const global_options& g, int& exit_code);
 void register_report_command(CLI::App& app, const global_options& g, int& exit_code);
+void register_suite_command(CLI::App& app, const global_options& g, int& exit_code);
 
 }  // namespace sqlmorph::core

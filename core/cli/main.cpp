@@ -33,8 +33,13 @@ int main(int argc, char** argv) {
   register_export_command(app, global, exit_code);
   register_explain_command(app, global, exit_code);
   register_report_command(app, global, exit_code);
-  // The global options are accepted after the subcommand too (`sqlmorph compare -v ...`).
-  for (CLI::App* cmd : app.get_subcommands({})) add_global_options(*cmd, global);
+  register_suite_command(app, global, exit_code);
+  // The global options are accepted after the subcommand too (`sqlmorph compare -v ...`, `sqlmorph
+  // suite build -q ...`).
+  for (CLI::App* cmd : app.get_subcommands({})) {
+    add_global_options(*cmd, global);
+    for (CLI::App* sub : cmd->get_subcommands({})) add_global_options(*sub, global);
+  }
 
   try {
     app.parse(argc, argv);
