@@ -406,7 +406,10 @@ TEST_CASE("--resume notices an edited line: that unit and the rest are evaluated
                                      "-j",
                                      "1",
                                      "--timeout",
-                                     "2"};  // the demo has a query that runs until its limit
+                                     "2",
+                                     "--max-rows",
+                                     "5000"};  // the demo's endless query stops at the row cap in
+                                               // milliseconds, however loaded the machine
     if (resume) args.push_back("--resume");
     return run_sqlmorph(args);
   };
