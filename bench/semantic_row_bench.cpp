@@ -165,6 +165,9 @@ int main(int argc, char** argv) {
   std::printf("ratio (medians): every technique in process / floor = %.2f", ratio);
   if (command_all.runs > 0)
     std::printf(", whole command / floor = %.2f", command_all.median_ms / floor_all.median_ms);
-  std::printf("   (target: <= 3x the floor: %s)\n", ratio <= 3.0 ? "met" : "NOT MET");
+  std::printf("\ntarget <= 3x the floor: in process %s", ratio <= 3.0 ? "met" : "NOT MET");
+  if (command_all.runs > 0)
+    std::printf(", whole command %s", command_all.median_ms <= 3.0 * floor_all.median_ms ? "met" : "NOT MET");
+  std::printf("\n");
   return 0;
 }
