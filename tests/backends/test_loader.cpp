@@ -17,6 +17,19 @@ std::string to_arg(const std::string& db_placeholder = "{db_id}") {
   return "postgres:host=" + pg.host + " port=" + std::to_string(pg.port) + " user=" + pg.superuser +
          " dbname=" + db_placeholder;
 }
+
+// Each row of `rows` as its cells shown by test::show, separated by " | ".
+std::vector<std::string> shown_rows(const result& rows) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < rows.row_count(); ++i) {
+    std::string row;
+    for (std::size_t j = 0; j < rows.column_count(); ++j)
+      row += (j ? " | " : "") + test::show(rows.cell(i, j));
+    out.push_back(row);
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("sqlmorph-load copies a SQLite file: types from the values, names lower-cased, counts checked") {
@@ -216,13 +229,7 @@ break'), ('\N'), (printf('%.600c', 'x'));
   const query_outcome o = c.conn->execute("SELECT * FROM Singer ORDER BY singer_id", {});
   INFO(o.message);
   REQUIRE(o.ok());
-  std::vector<std::string> got;
-  for (std::size_t i = 0; i < o.rows.row_count(); ++i) {
-    std::string row;
-    for (std::size_t j = 0; j < o.rows.column_count(); ++j)
-      row += (j ? " | " : "") + test::show(o.rows.cell(i, j));
-    got.push_back(row);
-  }
+  const std::vector<std::string> got = shown_rows(o.rows);
   REQUIRE(got.size() == 4);
   CHECK(got[0] == "integer 1 | text Ann | real 1.5 | text 30 | blob 00ff | text 1 | null");
   CHECK(got[1] == "integer 2 | text B\xc3\xa9\tto | real 2.0 | text 31 | blob  | text two | null");
@@ -340,13 +347,7 @@ break', NULL), ('\N', '2024-03-01'), ('it''s', '2024-03-02');
   REQUIRE(o.ok());
   CHECK(o.rows.column_names() ==
         std::vector<std::string>{"Singer_ID", "Name", "Net Worth", "Age", "photo", "mixed", "empty_int"});
-  std::vector<std::string> got;
-  for (std::size_t i = 0; i < o.rows.row_count(); ++i) {
-    std::string row;
-    for (std::size_t j = 0; j < o.rows.column_count(); ++j)
-      row += (j ? " | " : "") + test::show(o.rows.cell(i, j));
-    got.push_back(row);
-  }
+  const std::vector<std::string> got = shown_rows(o.rows);
   REQUIRE(got.size() == 4);
   CHECK(got[0] == "integer 1 | text Ann | real 1.5 | text 30 | blob 00ff | text 1 | null");
   CHECK(got[1] == "integer 2 | text B\xc3\xa9\tto | real 2.0 | text 31 | blob  | text two | null");
