@@ -6,16 +6,6 @@ namespace {
 // Rows are inserted in statements of about this many bytes.
 constexpr std::size_t insert_chunk = 1u << 20;
 
-// `text` as a DuckDB string literal.
-std::string string_literal(std::string_view text) {
-  std::string out = "'";
-  for (const char c : text) {
-    out += c;
-    if (c == '\'') out += '\'';
-  }
-  return out + "'";
-}
-
 void append_literal(std::string& sql, const std::optional<std::string>& field, column_type type) {
   if (!field) {
     sql += "NULL";
@@ -25,7 +15,7 @@ void append_literal(std::string& sql, const std::optional<std::string>& field, c
     sql += "from_hex('" + field->substr(field->rfind('x') + 1) + "')";
     return;
   }
-  sql += string_literal(*field);  // numbers, dates and timestamps too: DuckDB casts the text
+  sql += quote_literal(*field);  // numbers, dates and timestamps too: DuckDB casts the text
 }
 
 }  // namespace
@@ -156,7 +146,7 @@ void duckdb_sink::load_table(const table_plan& table, const row_lines& produce) 
   flush();
   const std::string rows = std::to_string(table.rows);
   exec("SELECT CASE WHEN count(*) = " + rows + " THEN 0 ELSE error(" +
-       string_literal(table.source_name + ": " + rows + " rows read but ") +
+       quote_literal(table.source_name + ": " + rows + " rows read but ") +
        " || count(*) || ' loaded') END FROM " + name);
   exec("COMMIT");
 }

@@ -94,15 +94,6 @@ void postgres_sink::copy_in(
     throw load_error("PostgreSQL: COPY failed: " + message + "(in: " + copy_sql + ")");
 }
 
-std::string quote_literal(const std::string& s) {
-  std::string out = "'";
-  for (const char c : s) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
-}
-
 void create_database(postgres_sink& admin, const std::string& name, bool replace) {
   const bool exists =
       !admin.value("SELECT 1 FROM pg_database WHERE datname = " + quote_literal(name)).empty();

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "destination.hpp"
 #include "sqlite_source.hpp"
 
 namespace sqlmorph::load {
@@ -40,9 +41,6 @@ class postgres_sink {
  private:
   PGconn* conn_ = nullptr;
 };
-
-/// A string literal for PostgreSQL.
-std::string quote_literal(const std::string& s);
 
 /// Creates database `name` (UTF8, C collation) through `admin`; an existing one is dropped first
 /// when `replace`, else it is an error. The caller holds the database's lock (destination.hpp's
