@@ -67,6 +67,9 @@ std::vector<example> read_requested_examples(const eval_options& o) {
     throw usage_error("--system names a single system; with several, write --pred NAME=FILE");
   std::vector<example> all;
   std::vector<std::string> names;
+  // The gold file is read (and each gold query's difficulty computed) once for all the systems.
+  std::optional<spider_gold> gold;
+  if (*o.benchmark == "spider") gold = read_input([&] { return read_spider_gold(*o.gold, *o.db_root); });
   for (const std::string& arg : o.preds) {
     // Plain variables, not a structured binding: clang 14 (the fuzz preset) cannot capture bindings in
     // lambdas.
@@ -77,7 +80,7 @@ std::vector<example> read_requested_examples(const eval_options& o) {
     std::vector<example> ex;
     if (*o.benchmark == "spider") {
       const prediction_tabs tabs = parse_prediction_tabs(o.pred_tabs);
-      ex = read_input([&] { return read_spider_files({*o.gold, file, *o.db_root, name, tabs}); });
+      ex = read_input([&] { return spider_examples(*gold, file, name, tabs); });
       // The judges read the questions: from --questions, else dev.json next to the gold file.
       std::optional<std::filesystem::path> questions = o.questions;
       if (!questions && !o.judges.empty()) questions = spider_questions_next_to(*o.gold);

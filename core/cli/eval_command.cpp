@@ -1,8 +1,11 @@
 // `sqlmorph eval`: a whole benchmark — a JSONL cases file, or Spider / BIRD gold and prediction
 // files of one or several systems — on parallel workers, streamed to results.jsonl, resumable.
 
+#include <chrono>
 #include <csignal>
 #include <iostream>
+
+#include <spdlog/spdlog.h>
 
 #include "app/environment.hpp"
 #include "cli/command_requests.hpp"
@@ -20,7 +23,10 @@ int run_eval(const global_options& g, const eval_options& o) {
   if (o.out.empty()) throw usage_error("--out needs a folder");
   const std::optional<shard_spec> shard = o.shard ? std::optional(parse_shard_spec(*o.shard)) : std::nullopt;
   const auto env = environment::load(g.config_file);
+  const auto reading = std::chrono::steady_clock::now();
   std::vector<example> examples = read_examples(o);
+  spdlog::debug("read {} examples in {:.2f} s", examples.size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - reading).count());
   evaluation_settings settings = evaluation_settings_from(*env, o, g.quiet);
   if (shard) examples = select_shard(examples, *shard, settings);
   const evaluation_outcome outcome = run_evaluation(examples, settings);

@@ -124,15 +124,17 @@ std::vector<std::string> read_spider_predictions(line_reader& reader, bool csv,
   return lines;
 }
 
-std::vector<example> read_spider_files(const spider_files& files) {
-  const std::vector<std::string> gold_lines = read_lines(files.gold);
-  std::vector<std::string> gold_sql;
-  std::vector<std::string> db_ids;
+spider_gold read_spider_gold(const std::filesystem::path& file, const std::filesystem::path& db_root) {
+  const std::vector<std::string> gold_lines = read_lines(file);
+  spider_gold gold;
+  gold.file = file;
+  std::vector<std::string>& gold_sql = gold.sql;
+  std::vector<std::string>& db_ids = gold.db_ids;
   for (std::size_t i = 0; i < gold_lines.size(); ++i) {
     const std::size_t tab = gold_lines[i].rfind('\t');
     const std::string db_id = tab == std::string::npos ? std::string() : trim(gold_lines[i].substr(tab + 1));
     if (db_id.empty()) {
-      throw usage_error(files.gold.string() + ":" + std::to_string(i + 1) +
+      throw usage_error(file.string() + ":" + std::to_string(i + 1) +
                         ": expected 'SQL<TAB>db_id' (Spider's gold format)" +
                         (looks_like_json(gold_lines[i])
                              ? "; this is JSON: BIRD questions go with --benchmark bird, a JSONL cases file "
@@ -142,24 +144,37 @@ std::vector<example> read_spider_files(const spider_files& files) {
     gold_sql.push_back(gold_lines[i].substr(0, tab));
     db_ids.push_back(db_id);
   }
-  if (gold_sql.empty()) throw usage_error(files.gold.string() + ": no gold query in the file (it is empty)");
-  const std::vector<std::string> preds = read_spider_predictions(files.pred, db_ids, files.tabs);
+  if (gold_sql.empty()) throw usage_error(file.string() + ": no gold query in the file (it is empty)");
+  // What every system's examples share, once: a run of many systems reads the gold file once.
+  gold.db_paths.reserve(gold_sql.size());
+  gold.difficulty.reserve(gold_sql.size());
+  for (std::size_t i = 0; i < gold_sql.size(); ++i) {
+    gold.db_paths.push_back(
+        database_file_in(db_root, db_ids[i], file.string() + ":" + std::to_string(i + 1)).string());
+    gold.difficulty.push_back(spider_hardness(gold_sql[i]));
+  }
+  return gold;
+}
+
+std::vector<example> spider_examples(const spider_gold& gold, const std::filesystem::path& pred,
+                                     const std::optional<std::string>& system_name, prediction_tabs tabs) {
+  const std::vector<std::string>& gold_sql = gold.sql;
+  const std::vector<std::string>& db_ids = gold.db_ids;
+  const std::vector<std::string> preds = read_spider_predictions(pred, db_ids, tabs);
   if (preds.size() < gold_sql.size()) {
     spdlog::warn(
         "{} has {} predictions but {} has {} gold queries: the last {} examples are pred_missing (is the "
         "file "
         "aligned line by line?)",
-        files.pred.string(), preds.size(), files.gold.string(), gold_sql.size(),
-        gold_sql.size() - preds.size());
+        pred.string(), preds.size(), gold.file.string(), gold_sql.size(), gold_sql.size() - preds.size());
   } else if (preds.size() > gold_sql.size()) {
     spdlog::warn(
         "{} has {} predictions but {} has {} gold queries: the extra {} lines are ignored (is the file "
         "aligned "
         "line by line?)",
-        files.pred.string(), preds.size(), files.gold.string(), gold_sql.size(),
-        preds.size() - gold_sql.size());
+        pred.string(), preds.size(), gold.file.string(), gold_sql.size(), preds.size() - gold_sql.size());
   }
-  const std::string system = files.system ? *files.system : files.pred.stem().string();
+  const std::string system = system_name ? *system_name : pred.stem().string();
   std::vector<example> out;
   out.reserve(gold_sql.size());
   std::size_t invalid_utf8 = 0;
@@ -168,12 +183,11 @@ std::vector<example> read_spider_files(const spider_files& files) {
     ex.id = system + ":" + std::to_string(i);
     ex.item = std::to_string(i);
     ex.db_id = db_ids[i];
-    ex.db = database_file_in(files.db_root, db_ids[i], files.gold.string() + ":" + std::to_string(i + 1))
-                .string();
+    ex.db = gold.db_paths[i];
     ex.gold = gold_sql[i];
-    ex.difficulty = spider_hardness(gold_sql[i]);
+    ex.difficulty = gold.difficulty[i];
     ex.system = system;
-    ex.origin = files.pred.string() + ":" + std::to_string(i + 1);
+    ex.origin = pred.string() + ":" + std::to_string(i + 1);
     if (i < preds.size()) {
       ex.pred = preds[i];
       if (!valid_utf8(ex.pred) && invalid_utf8++ < 5) {
@@ -185,8 +199,12 @@ std::vector<example> read_spider_files(const spider_files& files) {
     out.push_back(std::move(ex));
   }
   if (invalid_utf8 > 5)
-    spdlog::warn("{}: {} predictions in all are not valid UTF-8", files.pred.string(), invalid_utf8);
+    spdlog::warn("{}: {} predictions in all are not valid UTF-8", pred.string(), invalid_utf8);
   return out;
+}
+
+std::vector<example> read_spider_files(const spider_files& files) {
+  return spider_examples(read_spider_gold(files.gold, files.db_root), files.pred, files.system, files.tabs);
 }
 
 }  // namespace sqlmorph::core

@@ -33,6 +33,23 @@ struct spider_files {
   prediction_tabs tabs = prediction_tabs::official;
 };
 
+/// A gold file read once, with what every system's examples share: each line's SQL, db_id,
+/// database file and difficulty.
+struct spider_gold {
+  std::filesystem::path file;
+  std::vector<std::string> sql;
+  std::vector<std::string> db_ids;
+  std::vector<std::string> db_paths;
+  std::vector<std::string> difficulty;
+};
+
+/// Reads and checks the gold file; throws usage_error naming the file and line for a malformed line.
+spider_gold read_spider_gold(const std::filesystem::path& file, const std::filesystem::path& db_root);
+
+/// One system's examples over a gold file already read (see read_spider_files).
+std::vector<example> spider_examples(const spider_gold& gold, const std::filesystem::path& pred,
+                                     const std::optional<std::string>& system, prediction_tabs tabs);
+
 /// One example per gold line; ids are `<system>:<line index from 0>`, difficulty as the official
 /// evaluator computes it. Throws usage_error naming the file and line for a malformed gold line.
 /// A prediction file shorter than the gold file gives pred_missing examples (with a warning); extra

@@ -172,9 +172,11 @@ int spider(lua_State* L, lua_module_context&) {
   const std::string gold = required_string(L, 1, "gold", "sqlmorph.spider");
   const std::string db_root = required_string(L, 1, "db_root", "sqlmorph.spider");
   const prediction_tabs tabs = parse_prediction_tabs(opt_string(L, 1, "pred_tabs").value_or("official"));
+  const auto systems = systems_field(L, "sqlmorph.spider");
+  const spider_gold gold_lines = read_spider_gold(gold, db_root);
   example_list all;
-  for (const auto& [name, pred] : systems_field(L, "sqlmorph.spider")) {
-    example_list ex = read_spider_files({gold, pred, db_root, name, tabs});
+  for (const auto& [name, pred] : systems) {
+    example_list ex = spider_examples(gold_lines, pred, name, tabs);
     all.insert(all.end(), std::make_move_iterator(ex.begin()), std::make_move_iterator(ex.end()));
   }
   push_examples(L, std::move(all));

@@ -12,6 +12,7 @@
 #include "output/exact_match_table.hpp"
 #include "output/summary_statistics.hpp"
 #include "output/text_table.hpp"
+#include "parallel_for.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -45,6 +46,43 @@ nlohmann::ordered_json group_json(const run_summary::group& g, const char* break
   t["statuses"] = nlohmann::ordered_json::object();
   for (const auto& [status, n] : g.statuses()) t["statuses"][status] = n;
   return t;
+}
+
+// A group's entries of "by_feature": one per SQL feature present and absent, when it has examples.
+nlohmann::ordered_json feature_json(const run_summary::group& g, output::resample_plan& plan) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < g.feature_slices.size(); ++k) {
+    const run_summary::group::slice& s = g.feature_slices[k];
+    if (s.count == 0) continue;
+    nlohmann::ordered_json t;
+    t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
+    t["technique"] = g.technique;
+    t["penalize_extra_pred_cols"] =
+        g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr);
+    t["feature"] = feature_names[k / 2];
+    t["present"] = k % 2 == 1;
+    t["count"] = s.count;
+    t["scored"] = s.n[0];
+    for (int m = 0; m < 4; ++m)
+      t[metric_names[m]] = s.n[m] ? nlohmann::ordered_json(s.sum[m] / static_cast<double>(s.n[m]))
+                                  : nlohmann::ordered_json(nullptr);
+    t["interval"] = slice_intervals(g, k / 2, k % 2 == 1, plan);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// A group's entry of "qvt"; null when it has no example sharing its gold query with another.
+nlohmann::ordered_json qvt_json(const run_summary::group& g, output::resample_plan& plan) {
+  if (g.ex_by_gold.empty()) return nullptr;
+  const auto q = g.qvt();
+  return {{"system", g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system)},
+          {"technique", g.technique},
+          {"penalize_extra_pred_cols",
+           g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr)},
+          {"groups", g.qvt_groups()},
+          {"QVT", q ? nlohmann::ordered_json(*q) : nlohmann::ordered_json(nullptr)},
+          {"interval", interval_json(g.qvt_shares(), plan)}};
 }
 
 // Difficulties in their natural order (Spider's, then BIRD's), others by name.
@@ -110,8 +148,10 @@ std::size_t run_summary::group_key_hash::operator()(const group_key& k) const no
   return static_cast<std::size_t>(h);
 }
 
-std::uint32_t run_summary::id_of(const std::string& s) {
-  return ids_.try_emplace(s, static_cast<std::uint32_t>(ids_.size())).first->second;
+std::uint32_t run_summary::number_of(string_ids& ids, std::string_view s) {
+  const auto it = ids.find(s);
+  if (it != ids.end()) return it->second;
+  return ids.emplace(std::string(s), static_cast<std::uint32_t>(ids.size())).first->second;
 }
 
 run_summary::group& run_summary::indexed::at(const group_key& key, const record& r) {
@@ -268,9 +308,7 @@ void run_summary::add(const record& r, const example_facts* facts) {
   if (!r.system.empty() && question.size() > r.system.size() &&
       question.substr(0, r.system.size()) == r.system && question[r.system.size()] == ':')
     question.remove_prefix(r.system.size() + 1);
-  top.questions.push_back(
-      question_ids_.try_emplace(std::string(question), static_cast<std::uint32_t>(question_ids_.size()))
-          .first->second);
+  top.questions.push_back(number_of(question_ids_, question));
   const auto or_nan = [](const std::optional<double>& v) {
     return v ? static_cast<float>(*v) : std::numeric_limits<float>::quiet_NaN();
   };
@@ -290,9 +328,7 @@ void run_summary::add(const record& r, const example_facts* facts) {
       }
     }
     if (r.scores.ex) {
-      const std::uint32_t gold =
-          gold_ids_.try_emplace(std::string(facts->gold), static_cast<std::uint32_t>(gold_ids_.size()))
-              .first->second;
+      const std::uint32_t gold = number_of(gold_ids_, facts->gold);
       auto& counts = top.ex_by_gold[gold];
       ++counts.first;
       counts.second += *r.scores.ex >= 1.0;
@@ -300,11 +336,11 @@ void run_summary::add(const record& r, const example_facts* facts) {
   }
   key[3] = id_of(r.difficulty);
   group& d = by_difficulty_.at(key, r);
-  d.difficulty = r.difficulty;
+  if (d.count == 0) d.difficulty = r.difficulty;
   d.add(r);
   key[3] = id_of(r.db_id);
   group& b = by_database_.at(key, r);
-  b.db_id = r.db_id;
+  if (b.count == 0) b.db_id = r.db_id;
   b.add(r);
 }
 
@@ -316,60 +352,70 @@ std::vector<std::string> run_summary::systems() const {
   return out;
 }
 
-nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_seconds) const {
+nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_seconds,
+                                            unsigned threads) const {
   nlohmann::ordered_json j;
   j["examples"] = examples;
   j["wall_seconds"] = wall_seconds;
-  j["techniques"] = nlohmann::ordered_json::array();
+  // The intervals are most of the work: each group's entries are made in parallel into their own
+  // slots, then put in order. One plan serves every thread (its resamplings depend only on the
+  // sample size and the seed), so the numbers do not depend on the threads.
   output::resample_plan plan;
-  for (const group& g : groups_.items) j["techniques"].push_back(group_json(g, nullptr, "", plan));
   std::vector<const group*> by_difficulty;
   for (const group& g : by_difficulty_.items) by_difficulty.push_back(&g);
   std::stable_sort(by_difficulty.begin(), by_difficulty.end(), [](const group* a, const group* b) {
     return difficulty_rank(a->difficulty) < difficulty_rank(b->difficulty);
   });
-  j["by_difficulty"] = nlohmann::ordered_json::array();
-  for (const group* g : by_difficulty)
-    j["by_difficulty"].push_back(group_json(*g, "difficulty", g->difficulty, plan));
-  j["by_database"] = nlohmann::ordered_json::array();
-  for (const group& g : by_database_.items) j["by_database"].push_back(group_json(g, "db_id", g.db_id, plan));
-  // Per SQL feature of the gold query (runs whose records came with their examples' facts).
   bool sliced = false;
   for (const group& g : groups_.items) sliced = sliced || !g.feature_slices.empty();
+  const std::size_t n_groups = groups_.items.size();
+  const std::size_t n_difficulty = by_difficulty.size();
+  const std::size_t n_database = by_database_.items.size();
+  // Slots: techniques, by_difficulty, by_database, then (when sliced) each group's by_feature
+  // entries and its qvt entry.
+  std::vector<nlohmann::ordered_json> slots(n_groups + n_difficulty + n_database +
+                                            (sliced ? 2 * n_groups : 0));
+  parallel_for(slots.size(), threads, [&](std::size_t k) {
+    if (k < n_groups) {
+      slots[k] = group_json(groups_.items[k], nullptr, "", plan);
+      return;
+    }
+    k -= n_groups;
+    if (k < n_difficulty) {
+      slots[n_groups + k] = group_json(*by_difficulty[k], "difficulty", by_difficulty[k]->difficulty, plan);
+      return;
+    }
+    k -= n_difficulty;
+    if (k < n_database) {
+      const group& g = by_database_.items[k];
+      slots[n_groups + n_difficulty + k] = group_json(g, "db_id", g.db_id, plan);
+      return;
+    }
+    k -= n_database;
+    nlohmann::ordered_json& slot = slots[n_groups + n_difficulty + n_database + k];
+    if (k < n_groups) {
+      slot = feature_json(groups_.items[k], plan);
+    } else {
+      slot = qvt_json(groups_.items[k - n_groups], plan);
+    }
+  });
+  std::size_t at = 0;
+  j["techniques"] = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < n_groups; ++k) j["techniques"].push_back(std::move(slots[at++]));
+  j["by_difficulty"] = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < n_difficulty; ++k) j["by_difficulty"].push_back(std::move(slots[at++]));
+  j["by_database"] = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < n_database; ++k) j["by_database"].push_back(std::move(slots[at++]));
+  // Per SQL feature of the gold query (runs whose records came with their examples' facts).
   if (sliced) {
     j["by_feature"] = nlohmann::ordered_json::array();
-    for (const group& g : groups_.items) {
-      for (std::size_t k = 0; k < g.feature_slices.size(); ++k) {
-        const group::slice& s = g.feature_slices[k];
-        if (s.count == 0) continue;
-        nlohmann::ordered_json t;
-        t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
-        t["technique"] = g.technique;
-        t["penalize_extra_pred_cols"] =
-            g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr);
-        t["feature"] = feature_names[k / 2];
-        t["present"] = k % 2 == 1;
-        t["count"] = s.count;
-        t["scored"] = s.n[0];
-        for (int m = 0; m < 4; ++m)
-          t[metric_names[m]] = s.n[m] ? nlohmann::ordered_json(s.sum[m] / static_cast<double>(s.n[m]))
-                                      : nlohmann::ordered_json(nullptr);
-        t["interval"] = slice_intervals(g, k / 2, k % 2 == 1, plan);
-        j["by_feature"].push_back(std::move(t));
-      }
+    for (std::size_t k = 0; k < n_groups; ++k) {
+      for (auto& t : slots[at++]) j["by_feature"].push_back(std::move(t));
     }
     j["qvt"] = nlohmann::ordered_json::array();
-    for (const group& g : groups_.items) {
-      if (g.ex_by_gold.empty()) continue;
-      const auto q = g.qvt();
-      j["qvt"].push_back(
-          {{"system", g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system)},
-           {"technique", g.technique},
-           {"penalize_extra_pred_cols",
-            g.penalize ? nlohmann::ordered_json(*g.penalize) : nlohmann::ordered_json(nullptr)},
-           {"groups", g.qvt_groups()},
-           {"QVT", q ? nlohmann::ordered_json(*q) : nlohmann::ordered_json(nullptr)},
-           {"interval", interval_json(g.qvt_shares(), plan)}});
+    for (std::size_t k = 0; k < n_groups; ++k) {
+      nlohmann::ordered_json& q = slots[at++];
+      if (!q.is_null()) j["qvt"].push_back(std::move(q));
     }
   }
   if (!exact_match_.empty()) {
@@ -414,7 +460,7 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
     }
     j["judges"].push_back(std::move(t));
   }
-  j["statistics"] = statistics_json(*this, plan);
+  j["statistics"] = statistics_json(*this, plan, threads);
   return j;
 }
 

@@ -122,8 +122,9 @@ class run_summary {
   /// {"examples", "wall_seconds", "techniques": [...], "by_difficulty": [...], "by_database": [...],
   ///  "spider_exact_match": [...], "judges": [...], "statistics": {...}}.
   /// Means are over examples whose metric is not null (a missing database gives null metrics);
-  /// each carries its 95% bootstrap interval (summary_statistics.hpp).
-  nlohmann::ordered_json to_json(std::size_t examples, double wall_seconds) const;
+  /// each carries its 95% bootstrap interval (summary_statistics.hpp), computed on `threads`
+  /// threads (0: one per hardware thread); the result does not depend on their number.
+  nlohmann::ordered_json to_json(std::size_t examples, double wall_seconds, unsigned threads = 0) const;
 
   /// Spider's exact set match per system (records "spider_exact_match" whose status is ok), in the
   /// order first seen.
@@ -155,13 +156,20 @@ class run_summary {
     std::unordered_map<group_key, std::size_t, group_key_hash> index;
     group& at(const group_key& key, const record& r);
   };
-  std::uint32_t id_of(const std::string& s);
-  std::unordered_map<std::string, std::uint32_t> question_ids_;
-  std::unordered_map<std::string, std::uint32_t> gold_ids_;
+  // Strings numbered in the order first seen, looked up without copying them.
+  struct string_hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  using string_ids = std::unordered_map<std::string, std::uint32_t, string_hash, std::equal_to<>>;
+  static std::uint32_t number_of(string_ids& ids, std::string_view s);
+  std::uint32_t id_of(std::string_view s) { return number_of(ids_, s); }
+  string_ids question_ids_;
+  string_ids gold_ids_;
 
   void add_judge(const record& r);
 
-  std::unordered_map<std::string, std::uint32_t> ids_;
+  string_ids ids_;
   std::vector<judge_group> judges_;
   std::unordered_map<std::uint64_t, std::size_t> judge_index_;  // (system id, judge id) -> judges_
   // EX of execution_accuracy per example (id and system), for the agreement of judges.

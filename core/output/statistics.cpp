@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include <sqlmorph/hash.hpp>
@@ -27,6 +29,32 @@ std::size_t resample_source::below(std::size_t n) {
 }
 
 namespace {
+
+// Blocks of a fixed width, so that the compiler's vector instructions do the work at -O2 (each
+// element is computed exactly as one at a time would: the sums are the same bit for bit).
+constexpr std::size_t block = 8;
+
+// counts[r] += high[r] - low[r]
+void add_difference(std::uint16_t* __restrict counts, const std::uint16_t* __restrict high,
+                    const std::uint16_t* __restrict low, std::size_t n) {
+  std::size_t r = 0;
+  for (; r + block <= n; r += block) {
+    for (std::size_t k = 0; k < block; ++k)
+      counts[r + k] = static_cast<std::uint16_t>(counts[r + k] + (high[r + k] - low[r + k]));
+  }
+  for (; r < n; ++r) counts[r] = static_cast<std::uint16_t>(counts[r] + (high[r] - low[r]));
+}
+
+// sums[r] += v * (high[r] - low[r])
+void add_weighted_difference(double* __restrict sums, double v, const std::uint16_t* __restrict high,
+                             const std::uint16_t* __restrict low, std::size_t n) {
+  std::size_t r = 0;
+  for (; r + block <= n; r += block) {
+    for (std::size_t k = 0; k < block; ++k) sums[r + k] += v * static_cast<double>(high[r + k] - low[r + k]);
+  }
+  for (; r < n; ++r) sums[r] += v * static_cast<double>(high[r] - low[r]);
+}
+
 double mean_of(std::span<const double> values) {
   double sum = 0;
   for (double v : values) sum += v;
@@ -89,21 +117,29 @@ double paired_bootstrap_p(std::span<const double> a, std::span<const double> b, 
   return resample_plan(resamples, seed).paired_p(a, b);
 }
 
-const std::vector<std::uint32_t>* resample_plan::cumulative_counts(std::size_t n) {
+const std::vector<std::uint16_t>* resample_plan::cumulative_counts(std::size_t n) {
   if (n > max_counted_size) return nullptr;
-  auto it = cumulative_.find(n);
+  // Made once per size, under the lock (threads asking for the same size wait for it); the map's
+  // nodes do not move, so the pointer stays valid after the lock is released.
+  {
+    std::shared_lock lock(cumulative_mutex_);
+    const auto it = cumulative_.find(n);
+    if (it != cumulative_.end()) return &it->second;
+  }
+  std::unique_lock lock(cumulative_mutex_);
+  const auto it = cumulative_.find(n);
   if (it != cumulative_.end()) return &it->second;
   // The draws of resample_source in order, resample by resample: counts[i * resamples + r] is how
   // often resample r drew index i; then summed over the indexes below each row.
-  std::vector<std::uint32_t> cumulative((n + 1) * resamples_, 0);
+  std::vector<std::uint16_t> cumulative((n + 1) * resamples_, 0);
   resample_source source(seed_);
   for (std::size_t r = 0; r < resamples_; ++r) {
     for (std::size_t k = 0; k < n; ++k) ++cumulative[(source.below(n) + 1) * resamples_ + r];
   }
   for (std::size_t i = 1; i <= n; ++i) {
-    std::uint32_t* row = cumulative.data() + i * resamples_;
-    const std::uint32_t* previous = row - resamples_;
-    for (std::size_t r = 0; r < resamples_; ++r) row[r] += previous[r];
+    std::uint16_t* row = cumulative.data() + i * resamples_;
+    const std::uint16_t* previous = row - resamples_;
+    for (std::size_t r = 0; r < resamples_; ++r) row[r] = static_cast<std::uint16_t>(row[r] + previous[r]);
   }
   return &cumulative_.emplace(n, std::move(cumulative)).first->second;
 }
@@ -112,7 +148,7 @@ std::vector<double> resample_plan::resampled_sums(std::span<const double> values
   const std::size_t n = values.size();
   const std::size_t resamples = resamples_;
   std::vector<double> sums(resamples, 0.0);
-  const std::vector<std::uint32_t>* cumulative = cumulative_counts(n);
+  const std::vector<std::uint16_t>* cumulative = cumulative_counts(n);
   if (cumulative == nullptr) {  // too large to keep: draw again
     resample_source source(seed_);
     for (double& sum : sums) {
@@ -123,8 +159,8 @@ std::vector<double> resample_plan::resampled_sums(std::span<const double> values
   // Σ_i count(r, i) · value_i, index by index (a zero value adds nothing): the same sums as adding
   // the drawn values one by one, up to rounding. A run of values 1 (EX, and most other scores) adds
   // the draws of its indexes, exactly, in integers: one difference of cumulative rows.
-  const std::uint32_t* rows = cumulative->data();
-  std::vector<std::uint32_t> ones(resamples, 0);
+  const std::uint16_t* rows = cumulative->data();
+  std::vector<std::uint16_t> ones(resamples, 0);
   for (std::size_t i = 0; i < n;) {
     const double v = values[i];
     if (v == 0) {
@@ -134,27 +170,94 @@ std::vector<double> resample_plan::resampled_sums(std::span<const double> values
     if (v == 1) {
       std::size_t end = i + 1;
       while (end < n && values[end] == 1) ++end;
-      const std::uint32_t* high = rows + end * resamples;
-      const std::uint32_t* low = rows + i * resamples;
-      for (std::size_t r = 0; r < resamples; ++r) ones[r] += high[r] - low[r];
+      add_difference(ones.data(), rows + end * resamples, rows + i * resamples, resamples);
       i = end;
       continue;
     }
-    const std::uint32_t* high = rows + (i + 1) * resamples;
-    const std::uint32_t* low = rows + i * resamples;
-    for (std::size_t r = 0; r < resamples; ++r) sums[r] += v * static_cast<double>(high[r] - low[r]);
+    add_weighted_difference(sums.data(), v, rows + (i + 1) * resamples, rows + i * resamples, resamples);
     ++i;
   }
   for (std::size_t r = 0; r < resamples; ++r) sums[r] += static_cast<double>(ones[r]);
   return sums;
 }
 
+std::optional<std::vector<std::uint16_t>> resample_plan::resampled_ones(std::span<const double> values) {
+  const std::size_t n = values.size();
+  for (const double v : values) {
+    if (v != 0 && v != 1) return std::nullopt;
+  }
+  const std::vector<std::uint16_t>* cumulative = cumulative_counts(n);
+  if (cumulative == nullptr) return std::nullopt;
+  const std::uint16_t* rows = cumulative->data();
+  std::vector<std::uint16_t> ones(resamples_, 0);
+  for (std::size_t i = 0; i < n;) {
+    if (values[i] == 0) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i + 1;
+    while (end < n && values[end] == 1) ++end;
+    add_difference(ones.data(), rows + end * resamples_, rows + i * resamples_, resamples_);
+    i = end;
+  }
+  return ones;
+}
+
+namespace {
+
+// percentile() of the means count / n of integer counts in [0, n], by counting them: the same
+// order statistics, so the same interval, without sorting.
+double count_percentile(const std::vector<std::size_t>& histogram, std::size_t total, std::size_t n,
+                        double q) {
+  const double position = q * static_cast<double>(total - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, total - 1);
+  const double fraction = position - static_cast<double>(below);
+  // The k-th smallest count (from 0).
+  const auto order_statistic = [&](std::size_t k) {
+    std::size_t seen = 0;
+    for (std::size_t c = 0; c < histogram.size(); ++c) {
+      seen += histogram[c];
+      if (seen > k) return c;
+    }
+    return histogram.size() - 1;
+  };
+  const double low = static_cast<double>(order_statistic(below)) / static_cast<double>(n);
+  const double high =
+      above == below ? low : static_cast<double>(order_statistic(above)) / static_cast<double>(n);
+  return low + fraction * (high - low);
+}
+
+}  // namespace
+
 interval resample_plan::mean_interval(std::span<const double> values) {
+  if (values.empty()) return interval{};
+  const std::string_view bytes(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+  const std::pair<std::uint64_t, std::uint64_t> key{hash_bytes(bytes, 1), hash_bytes(bytes, 2)};
+  {
+    std::shared_lock lock(intervals_mutex_);
+    const auto it = intervals_.find(key);
+    if (it != intervals_.end()) return it->second;
+  }
+  const interval result = computed_interval(values);
+  std::unique_lock lock(intervals_mutex_);
+  intervals_.emplace(key, result);
+  return result;
+}
+
+interval resample_plan::computed_interval(std::span<const double> values) {
   interval result;
-  if (values.empty()) return result;
   result.mean = mean_of(values);
   if (resamples_ == 0) {
     result.low = result.high = result.mean;
+    return result;
+  }
+  // Values all 0 or 1 (EX, and most scores): each resampled sum is an integer count.
+  if (const auto ones = resampled_ones(values)) {
+    std::vector<std::size_t> histogram(values.size() + 1, 0);
+    for (const std::uint16_t c : *ones) ++histogram[c];
+    result.low = count_percentile(histogram, ones->size(), values.size(), 0.025);
+    result.high = count_percentile(histogram, ones->size(), values.size(), 0.975);
     return result;
   }
   std::vector<double> means = resampled_sums(values);

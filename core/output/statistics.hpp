@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <shared_mutex>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -55,29 +57,47 @@ double paired_bootstrap_p(std::span<const double> a, std::span<const double> b,
 // made once and kept as cumulative counts (how often each resample drew an index below i); a
 // resampled sum is then the counts weighted by the values, a run of equal values 1 (EX, and most
 // scores) adding the difference of two cumulative rows, exactly, in integers. Sizes above
-// max_counted_size are drawn again each time.
+// max_counted_size are drawn again each time. A plan may be used by several threads at once.
 class resample_plan {
  public:
   static constexpr std::size_t max_counted_size = 20000;
+  static_assert(max_counted_size <= 65535, "cumulative counts are 16-bit");
   explicit resample_plan(std::size_t resamples = default_resamples, std::uint64_t seed = default_seed)
       : resamples_(resamples), seed_(seed) {}
   std::size_t resamples() const noexcept { return resamples_; }
   std::uint64_t seed() const noexcept { return seed_; }
-  /// The percentile-bootstrap 95% interval of the mean of `values`.
+  /// The percentile-bootstrap 95% interval of the mean of `values` (computed once per distinct
+  /// values).
   interval mean_interval(std::span<const double> values);
   /// Two-sided p-value of mean(a) == mean(b) from the resampled mean differences (paired).
   double paired_p(std::span<const double> a, std::span<const double> b);
 
  private:
+  interval computed_interval(std::span<const double> values);
   // The resampled sums of `values` (resamples of them).
   std::vector<double> resampled_sums(std::span<const double> values);
   // (n + 1) rows of resamples() counts: row i, column r = how many of resample r's draws were
   // below index i.
-  const std::vector<std::uint32_t>* cumulative_counts(std::size_t n);
+  // (Counts fit 16 bits: no count exceeds max_counted_size.)
+  const std::vector<std::uint16_t>* cumulative_counts(std::size_t n);
+  // The resampled counts of indexes holding 1 when every value is 0 or 1 and the size is counted;
+  // else nothing.
+  std::optional<std::vector<std::uint16_t>> resampled_ones(std::span<const double> values);
 
   std::size_t resamples_;
   std::uint64_t seed_;
-  std::unordered_map<std::size_t, std::vector<std::uint32_t>> cumulative_;
+  std::shared_mutex cumulative_mutex_;
+  // The intervals already computed, by two 64-bit hashes of the values' bytes: a summary asks for
+  // the same values many times (the four metrics of a verdict technique, the two variants of a
+  // technique that does not depend on penalize_extra_pred_cols).
+  struct values_key_hash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
+      return static_cast<std::size_t>(k.first);
+    }
+  };
+  std::shared_mutex intervals_mutex_;
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, interval, values_key_hash> intervals_;
+  std::unordered_map<std::size_t, std::vector<std::uint16_t>> cumulative_;
 };
 
 }  // namespace sqlmorph::output

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parallel_for.hpp"
+
 namespace sqlmorph::core {
 namespace {
 
@@ -110,7 +112,7 @@ nlohmann::ordered_json interval_json(std::span<const float> values, output::resa
   return interval_of(v, plan);
 }
 
-nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_plan& plan) {
+nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_plan& plan, unsigned threads) {
   nlohmann::ordered_json out;
   out["method"] = "percentile bootstrap of the mean over the scored examples";
   out["confidence"] = 0.95;
@@ -129,10 +131,10 @@ nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_pl
   for (const auto& v : variants) most = std::max(most, v.second.size());
   const bool all_pairs = most <= all_pairs_up_to;
   out["pairs"] = all_pairs ? "all" : "adjacent in ranking";
-  out["pairwise"] = nlohmann::ordered_json::array();
+  // Every pair first, then their comparisons in parallel, each into its slot.
+  std::vector<std::pair<const group*, const group*>> pairs;
   for (auto& [key, groups] : variants) {
     if (groups.size() < 2) continue;
-    std::vector<std::pair<const group*, const group*>> pairs;
     if (all_pairs) {
       for (std::size_t i = 0; i < groups.size(); ++i)
         for (std::size_t j = i + 1; j < groups.size(); ++j) pairs.emplace_back(groups[i], groups[j]);
@@ -143,7 +145,12 @@ nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_pl
       });
       for (std::size_t i = 0; i + 1 < ranked.size(); ++i) pairs.emplace_back(ranked[i], ranked[i + 1]);
     }
-    for (const auto& [a, b] : pairs) {
+  }
+  std::vector<nlohmann::ordered_json> compared(pairs.size());
+  parallel_for(pairs.size(), threads, [&](std::size_t k) {
+    const group* a = pairs[k].first;
+    const group* b = pairs[k].second;
+    {
       const pair_comparison c = compare(*a, *b);
       nlohmann::ordered_json p;
       p["technique"] = a->technique;
@@ -169,9 +176,11 @@ nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_pl
         p["mcnemar"] = nullptr;
       p["paired_bootstrap_p"] =
           c.by_f1 && c.compared > 0 ? nlohmann::ordered_json(plan.paired_p(c.a_f1, c.b_f1)) : nullptr;
-      out["pairwise"].push_back(std::move(p));
+      compared[k] = std::move(p);
     }
-  }
+  });
+  out["pairwise"] = nlohmann::ordered_json::array();
+  for (auto& p : compared) out["pairwise"].push_back(std::move(p));
   return out;
 }
 

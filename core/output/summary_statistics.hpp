@@ -32,7 +32,9 @@ nlohmann::ordered_json interval_json(std::span<const float> values, output::resa
 /// {"method", "confidence", "resamples", "seed", "pairs": "all"|"adjacent in ranking",
 ///  "pairwise": [{"technique", "penalize_extra_pred_cols", "a", "b", "compared", "metric", "mean_a",
 ///  "mean_b", "wins", "losses", "ties", "mcnemar": {"a_only", "b_only", "p"} | null,
-///  "paired_bootstrap_p": p | null}, ...]}.
-nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_plan& plan);
+///  "paired_bootstrap_p": p | null}, ...]}. The pairs are compared on `threads` threads (0: one per
+/// hardware thread), in their order whatever the number.
+nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_plan& plan,
+                                       unsigned threads = 0);
 
 }  // namespace sqlmorph::core

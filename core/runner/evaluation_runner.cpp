@@ -59,6 +59,10 @@ class interrupt_scope {
   struct sigaction old_term_ {};
 };
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 std::string limits_text(const exec_limits& l) {
   return std::to_string(l.timeout_seconds) + "/" + std::to_string(l.max_rows) + "/" +
          std::to_string(l.max_bytes);
@@ -206,6 +210,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
 
   // Each worker: its own connections (through the shared cache), evaluator and judges.
   const bool keep_evidence = outputs.keeps_evidence();
+  const bool keep_results = outputs.keeps_results();
   const auto make_worker = [&]() -> unit_worker_pool::unit_evaluator {
     auto queries =
         std::make_shared<worker_queries>(shared, disk.get(), settings.gold_limits, settings.pred_limits);
@@ -218,14 +223,15 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
       done.records = evaluate_unit(units[u], examples, *evaluator, techniques, answers_shared,
                                    judges.empty() ? nullptr : panel.get(), settings.exact_match.get(),
                                    keep_evidence ? &done.lines : nullptr);
+      if (keep_results) done.results = format_results_unit(done.records);
       shared_answers += answers_shared;
       return done;
     };
   };
-  // Workers take units in order, at most `window` ahead of the writer; this thread writes.
+  // Workers take units in order, within the reorder window (unit_worker_pool.hpp); this thread writes.
   std::optional<unit_worker_pool> pool;
   try {
-    pool.emplace(first_unit, units.size(), static_cast<std::size_t>(jobs) * 8, jobs, make_worker);
+    pool.emplace(first_unit, units.size(), reorder_window{}, jobs, make_worker);
   } catch (...) {
     outputs.finish("failed");
     throw;
@@ -240,7 +246,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
       std::optional<finished_unit> unit = pool->take(written, std::chrono::milliseconds(200));
       if (pool->failure()) break;
       while (unit) {
-        outputs.append_unit(unit->lines, unit->records);
+        outputs.append_unit(unit->lines, unit->records, unit->results);
         tally.add(units[written], unit->records.data(), unit->records.size());
         for (const record& r : unit->records) {
           if (abort_reason.empty() && settings.on_script_error == script_error_policy::abort &&
@@ -270,6 +276,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   }
   pool->stop();
   progress.finish(tally.done_examples(), tally.failed_examples());
+  spdlog::debug("evaluated and written in {:.2f} s", seconds_since(start));
   if (const std::exception_ptr failure = pool->failure()) {
     outputs.finish("failed");
     std::rethrow_exception(failure);
@@ -301,8 +308,10 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
                           {"shared_answers", out.stats.shared_answers}});
   if (!abort_reason.empty()) throw run_aborted(abort_reason);
   if (settings.out_dir && !out.stats.interrupted) {
+    const auto summary_start = std::chrono::steady_clock::now();
     write_file_atomically(*settings.out_dir / "summary.json",
-                          dump_json(out.summary.to_json(out.examples, out.wall_seconds), 2) + "\n");
+                          dump_json(out.summary.to_json(out.examples, out.wall_seconds, jobs), 2) + "\n");
+    spdlog::debug("summary.json written in {:.2f} s", seconds_since(summary_start));
   }
   report_missing_databases(tally, settings.require_databases);
   return out;

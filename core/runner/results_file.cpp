@@ -145,16 +145,20 @@ std::vector<unit_check> read_unit_checks(const std::filesystem::path& results) {
   return checks;
 }
 
-void results_file::append_unit(const std::vector<record>& records) {
-  std::string text;
+results_unit_text format_results_unit(const std::vector<record>& records) {
+  results_unit_text unit;
   for (const record& r : records) {
-    append_record_json(text, r, true);
-    text += '\n';
+    append_record_json(unit.lines, r, true);
+    unit.lines += '\n';
   }
-  write_all(fd_, file_, text);
+  unit.check = std::to_string(unit.lines.size()) + "\t" + text_content_hash(unit.lines) + "\n";
+  return unit;
+}
+
+void results_file::append_unit(const results_unit_text& unit) {
+  write_all(fd_, file_, unit.lines);
   // Its checksum after it: a unit whose checksum never made it to disk is evaluated again on resume.
-  write_all(checks_fd_, checks_file(file_),
-            std::to_string(text.size()) + "\t" + text_content_hash(text) + "\n");
+  write_all(checks_fd_, checks_file(file_), unit.check);
 }
 
 }  // namespace sqlmorph::core

@@ -52,6 +52,14 @@ struct unit_check {
 /// The checksums beside `results` (none if the file is absent; a torn last line is dropped).
 std::vector<unit_check> read_unit_checks(const std::filesystem::path& results);
 
+/// One unit's lines of results.jsonl and its line of results.jsonl.check, formatted on the worker
+/// that evaluated the unit (the writer only writes them).
+struct results_unit_text {
+  std::string lines;
+  std::string check;
+};
+results_unit_text format_results_unit(const std::vector<record>& records);
+
 class results_file {
  public:
   /// Opens `file`. With `resume`, keeps the leading units whose lines match `expected(unit)` for
@@ -67,8 +75,9 @@ class results_file {
   /// Their records, in file order.
   const std::vector<record>& resumed_records() const noexcept { return resumed_; }
 
-  /// Appends one unit's records (a single write). Throws usage_error if the write fails.
-  void append_unit(const std::vector<record>& records);
+  /// Appends one unit's lines (a single write), then its checksum. Throws usage_error if a write
+  /// fails.
+  void append_unit(const results_unit_text& unit);
 
   const std::filesystem::path& path() const noexcept { return file_; }
 

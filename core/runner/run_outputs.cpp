@@ -116,9 +116,10 @@ const std::vector<record>& run_outputs::resumed_records() const {
   return results_ ? results_->resumed_records() : none;
 }
 
-void run_outputs::append_unit(const std::vector<std::string>& lines, const std::vector<record>& records) {
+void run_outputs::append_unit(const std::vector<std::string>& lines, const std::vector<record>& records,
+                              const results_unit_text& text) {
   if (evidence_) evidence_->append_unit(lines);
-  if (results_) results_->append_unit(records);
+  if (results_) results_->append_unit(text);
   if (sqlmorph_logs_) sqlmorph_logs_->write_unit(lines, records);
 }
 

@@ -35,9 +35,13 @@ class run_outputs {
   const std::vector<record>& resumed_records() const;
   /// Whether examples.jsonl is written (workers then make its lines).
   bool keeps_evidence() const noexcept { return evidence_ != nullptr; }
+  /// Whether results.jsonl is written (workers then format its lines: format_results_unit).
+  bool keeps_results() const noexcept { return results_ != nullptr; }
 
-  /// One unit, in order: its evidence lines first, then its records.
-  void append_unit(const std::vector<std::string>& lines, const std::vector<record>& records);
+  /// One unit, in order: its evidence lines first, then its records (`text`: their lines, when
+  /// keeps_results()).
+  void append_unit(const std::vector<std::string>& lines, const std::vector<record>& records,
+                   const results_unit_text& text);
   /// run.json's final state: "complete", "interrupted", "aborted" or "failed", with the statistics.
   void finish(const std::string& status, const nlohmann::ordered_json& statistics = nullptr);
 

@@ -10,11 +10,16 @@ run_tally::run_tally(const std::vector<example>& examples, std::size_t per_examp
     : examples_(examples), per_example_(std::max<std::size_t>(1, per_example)), summary_(summary) {}
 
 void run_tally::add(const work_unit& unit, const record* records, std::size_t count) {
+  const example* last = nullptr;
+  example_facts facts;
   for (std::size_t k = 0; k < count; ++k) {
     const example& ex = examples_[unit.examples[std::min(k / per_example_, unit.examples.size() - 1)]];
-    auto [it, added] = gold_features_.try_emplace(ex.gold, 0);
-    if (added) it->second = feature_mask(features_of(ex.gold));
-    const example_facts facts{it->second, ex.gold};
+    if (&ex != last) {  // an example's records are together: its gold query is looked up once
+      last = &ex;
+      auto [it, added] = gold_features_.try_emplace(ex.gold, 0);
+      if (added) it->second = feature_mask(features_of(ex.gold));
+      facts = {it->second, ex.gold};
+    }
     summary_.add(records[k], &facts);
   }
   for (std::size_t i = 0; i < count; i += per_example_) {

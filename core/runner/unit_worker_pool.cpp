@@ -8,8 +8,17 @@
 
 namespace sqlmorph::core {
 
-unit_worker_pool::unit_worker_pool(std::size_t first, std::size_t count, std::size_t window, unsigned workers,
-                                   worker_factory make)
+std::size_t finished_unit::bytes() const {
+  std::size_t n = sizeof(finished_unit) + results.lines.size() + results.check.size();
+  for (const std::string& line : lines) n += sizeof(std::string) + line.size();
+  for (const record& r : records)
+    n += sizeof(record) + r.id.size() + r.db_id.size() + r.system.size() + r.difficulty.size() +
+         r.technique.size() + r.error.size() + r.scores.extra.size() * 48;
+  return n;
+}
+
+unit_worker_pool::unit_worker_pool(std::size_t first, std::size_t count, reorder_window window,
+                                   unsigned workers, worker_factory make)
     : count_(count), window_(window), next_(first), written_(first) {
   const std::size_t needed = std::min<std::size_t>(workers, count > first ? count - first : 0);
   for (std::size_t j = 0; j < needed; ++j) {
@@ -38,14 +47,19 @@ void unit_worker_pool::work_(const worker_factory& make) {
       std::size_t u;
       {
         std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return stop_ || next_ < written_ + window_ || next_ >= count_; });
+        changed_.wait(lock, [&] {
+          return stop_ || next_ >= count_ || next_ == written_ ||
+                 (next_ < written_ + window_.units && finished_bytes_ < window_.bytes);
+        });
         if (stop_ || next_ >= count_) return;
         u = next_++;
       }
       finished_unit done = evaluate(u);
+      const std::size_t bytes = done.bytes();
       {
         std::lock_guard lock(mutex_);
         finished_.emplace(u, std::move(done));
+        finished_bytes_ += bytes;
       }
       changed_.notify_all();
     }
@@ -65,6 +79,7 @@ std::optional<finished_unit> unit_worker_pool::take(std::size_t u, std::chrono::
   if (it == finished_.end()) return std::nullopt;
   finished_unit out = std::move(it->second);
   finished_.erase(it);
+  finished_bytes_ -= std::min(finished_bytes_, out.bytes());
   return out;
 }
 

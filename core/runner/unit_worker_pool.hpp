@@ -1,6 +1,8 @@
 #pragma once
-// The workers of a run: each takes the next unit in order, at most `window` units ahead of the
-// writer, and leaves what it made for the writer, which takes the units back in order.
+// The workers of a run: each takes the next unit in order and leaves what it made for the writer,
+// which takes the units back in order. Finished units wait for the writer within a bounded reorder
+// window (a number of units and of bytes), so one slow unit does not stop the other workers until
+// the window is full, and memory stays bounded however long it takes.
 
 #include <chrono>
 #include <condition_variable>
@@ -15,13 +17,26 @@
 #include <vector>
 
 #include "eval/record.hpp"
+#include "runner/results_file.hpp"
 
 namespace sqlmorph::core {
 
-/// What a worker made of one unit: its records and its examples.jsonl lines.
+/// What a worker made of one unit: its records, its examples.jsonl lines and its results.jsonl
+/// text.
 struct finished_unit {
   std::vector<record> records;
   std::vector<std::string> lines;
+  results_unit_text results;
+  /// About how much memory it holds, for the pool's bound on finished units waiting to be written.
+  std::size_t bytes() const;
+};
+
+/// How far workers may run ahead of the writer: a unit is started only while fewer than `units`
+/// units lie between the writer and it and the finished ones waiting hold less than `bytes`. The
+/// unit the writer waits for is always started.
+struct reorder_window {
+  std::size_t units = 4096;
+  std::size_t bytes = std::size_t{256} << 20;
 };
 
 class unit_worker_pool {
@@ -34,7 +49,7 @@ class unit_worker_pool {
 
   /// Starts up to `workers` threads for units [first, count). A thread the system refuses (EAGAIN)
   /// leaves fewer workers, with a warning; none at all is a usage_error.
-  unit_worker_pool(std::size_t first, std::size_t count, std::size_t window, unsigned workers,
+  unit_worker_pool(std::size_t first, std::size_t count, reorder_window window, unsigned workers,
                    worker_factory make);
   ~unit_worker_pool();
   unit_worker_pool(const unit_worker_pool&) = delete;
@@ -45,7 +60,7 @@ class unit_worker_pool {
   /// Unit `u` — the next one to write — once it is finished, waiting at most `wait`; nothing when
   /// it is not finished yet or a worker failed (see failure()).
   std::optional<finished_unit> take(std::size_t u, std::chrono::milliseconds wait);
-  /// The writer has written everything before `next`: workers may go `window` units beyond it.
+  /// The writer has written everything before `next`: workers may go on within the window.
   void written(std::size_t next);
   /// The first exception of a worker (the run stops: rethrow it).
   std::exception_ptr failure();
@@ -56,12 +71,13 @@ class unit_worker_pool {
   void work_(const worker_factory& make);
 
   const std::size_t count_;
-  const std::size_t window_;
+  const reorder_window window_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::size_t next_;     // the next unit a worker takes
   std::size_t written_;  // units before this one are written
   std::map<std::size_t, finished_unit> finished_;
+  std::size_t finished_bytes_ = 0;  // bytes() of the units in finished_
   bool stop_ = false;
   std::exception_ptr failure_;
   std::vector<std::thread> threads_;

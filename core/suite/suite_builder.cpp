@@ -18,6 +18,7 @@
 #include "datasets/json_input.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
+#include "parallel_for.hpp"
 
 namespace sqlmorph::core::suite {
 namespace {
@@ -201,7 +202,6 @@ nlohmann::ordered_json build_suite(const suite_request& request, std::shared_ptr
 
   std::vector<json> summaries(databases.size());
   std::vector<std::string> failures(databases.size());
-  std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
   std::mutex progress_mutex;
   const auto say = [&](const std::string& line) {
@@ -244,25 +244,19 @@ nlohmann::ordered_json build_suite(const suite_request& request, std::shared_ptr
          << " s";
     return line.str();
   };
-  const auto worker = [&] {
-    for (std::size_t i = next++; i < databases.size(); i = next++) {
-      std::string line;
-      try {
-        line = build_one(i);
-      } catch (const std::exception& e) {
-        failures[i] = e.what();
-        line = std::string("failed: ") + e.what();
-      }
-      say("suite: [" + std::to_string(++done) + "/" + std::to_string(databases.size()) + "] " +
-          databases[i].db_id + ": " + line);
-    }
-  };
   const unsigned jobs =
       std::max(1u, std::min<unsigned>(request.jobs, static_cast<unsigned>(databases.size())));
-  std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
+  parallel_for(databases.size(), jobs, [&](std::size_t i) {
+    std::string line;
+    try {
+      line = build_one(i);
+    } catch (const std::exception& e) {
+      failures[i] = e.what();
+      line = std::string("failed: ") + e.what();
+    }
+    say("suite: [" + std::to_string(++done) + "/" + std::to_string(databases.size()) + "] " +
+        databases[i].db_id + ": " + line);
+  });
 
   std::string failed;
   for (std::size_t i = 0; i < databases.size(); ++i)

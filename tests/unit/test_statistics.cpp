@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "output/statistics.hpp"
@@ -144,4 +145,48 @@ TEST_CASE("samples larger than the plan keeps counts for are drawn again, with t
   const interval slow = reference_interval(values, 200, 3);
   CHECK(big.low == doctest::Approx(slow.low).epsilon(1e-12));
   CHECK(big.high == doctest::Approx(slow.high).epsilon(1e-12));
+}
+
+TEST_CASE("verdicts (every value 0 or 1) get the reference's intervals from counting the resampled sums") {
+  for (const std::size_t n : {1, 2, 37, 500, 1034}) {
+    std::vector<double> verdicts;
+    for (std::size_t i = 0; i < n; ++i) verdicts.push_back((i * 7919 + i / 3) % 5 < 3 ? 1.0 : 0.0);
+    resample_plan plan(1000, 11);
+    const interval counted = plan.mean_interval(verdicts);
+    const interval slow = reference_interval(verdicts, 1000, 11);
+    // The same order statistics, divided by n as the reference divides: equal, not just close.
+    CHECK(counted.mean == slow.mean);
+    CHECK(counted.low == slow.low);
+    CHECK(counted.high == slow.high);
+  }
+  const std::vector<double> all_ones(50, 1.0);
+  const interval ones = resample_plan(300, 5).mean_interval(all_ones);
+  CHECK(ones.low == 1.0);
+  CHECK(ones.high == 1.0);
+}
+
+TEST_CASE("a plan shared by threads gives each one the intervals it gives alone") {
+  std::vector<std::vector<double>> samples;
+  for (std::size_t k = 0; k < 24; ++k) {
+    std::vector<double> v;
+    for (std::size_t i = 0; i < 60 + k * 13; ++i)
+      v.push_back(k % 2 ? (i % 4 == 0 ? 1.0 : 0.0) : (i % 9) / 8.0);
+    samples.push_back(std::move(v));
+  }
+  std::vector<interval> alone;
+  for (const auto& v : samples) alone.push_back(resample_plan(400, 9).mean_interval(v));
+  resample_plan shared(400, 9);
+  std::vector<interval> together(samples.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t round = 0; round < 2; ++round)
+        for (std::size_t k = t; k < samples.size(); k += 2) together[k] = shared.mean_interval(samples[k]);
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (std::size_t k = 0; k < samples.size(); ++k) {
+    CHECK(together[k].low == alone[k].low);
+    CHECK(together[k].high == alone[k].high);
+  }
 }
