@@ -219,6 +219,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     auto panel = std::make_shared<judge_panel>(judges, settings.routes, schemas, settings.pred_limits);
     return [&, queries, evaluator, panel](std::size_t u) {
       finished_unit done;
+      done.examples = units[u].examples.size();
       std::uint64_t answers_shared = 0;
       done.records = evaluate_unit(units[u], examples, *evaluator, techniques, answers_shared,
                                    judges.empty() ? nullptr : panel.get(), settings.exact_match.get(),
@@ -239,6 +240,18 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   out.stats.workers = pool->workers();
 
   progress_reporter progress(settings.progress, examples.size(), tally.done_examples());
+  const std::size_t resumed_examples = tally.done_examples();
+  // Progress counts the examples the workers finished (the writer may be waiting for a slow one)
+  // and names the example running longest once it has run for a while.
+  const auto report_progress = [&] {
+    std::string running;
+    if (const auto longest = pool->longest_running(); longest && longest->second >= 2.0) {
+      const example& ex = examples[units[longest->first].examples.front()];
+      running = (ex.item.empty() ? ex.id : ex.item) + (ex.db_id.empty() ? "" : " (" + ex.db_id + ")") +
+                " for " + std::to_string(static_cast<long>(longest->second)) + " s";
+    }
+    progress.update(resumed_examples + pool->finished_examples(), tally.failed_examples(), running);
+  };
   std::string abort_reason;
   std::size_t written = first_unit;
   try {
@@ -267,7 +280,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
         out.stats.interrupted = true;
         break;
       }
-      progress.update(tally.done_examples(), tally.failed_examples());
+      report_progress();
     }
   } catch (...) {
     pool->stop();

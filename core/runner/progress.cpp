@@ -26,7 +26,7 @@ progress_reporter::progress_reporter(progress_mode mode, std::size_t total, std:
     mode_ = ::isatty(STDERR_FILENO) ? progress_mode::bar : progress_mode::lines;
 }
 
-std::string progress_reporter::line(std::size_t done, std::size_t errors) const {
+std::string progress_reporter::line(std::size_t done, std::size_t errors, const std::string& running) const {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double rate = seconds > 0 ? static_cast<double>(done - start_done_) / seconds : 0.0;
   const double percent = total_ > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0;
@@ -41,23 +41,26 @@ std::string progress_reporter::line(std::size_t done, std::size_t errors) const 
     const int filled = static_cast<int>(percent / 100.0 * width);
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(width, '.');
-    std::snprintf(buf, sizeof buf, "\r[%s] %zu/%zu examples %5.1f%%  %.1f/s  ETA %s  errors %zu ",
-                  bar.c_str(), done, total_, percent, rate, eta, errors);
+    // The line is cleared to its end (\x1b[K): a shorter one must not leave the end of the last.
+    std::snprintf(buf, sizeof buf, "\r[%s] %zu/%zu examples %5.1f%%  %.1f/s  ETA %s  errors %zu%s%s\x1b[K",
+                  bar.c_str(), done, total_, percent, rate, eta, errors,
+                  running.empty() ? "" : "  running: ", running.c_str());
   } else {
-    std::snprintf(buf, sizeof buf, "progress: %zu/%zu examples (%.1f%%), %.1f/s, ETA %s, %zu with errors\n",
-                  done, total_, percent, rate, eta, errors);
+    std::snprintf(buf, sizeof buf,
+                  "progress: %zu/%zu examples (%.1f%%), %.1f/s, ETA %s, %zu with errors%s%s\n", done, total_,
+                  percent, rate, eta, errors, running.empty() ? "" : ", running: ", running.c_str());
   }
   return buf;
 }
 
-void progress_reporter::update(std::size_t done, std::size_t errors) {
+void progress_reporter::update(std::size_t done, std::size_t errors, const std::string& running) {
   if (mode_ == progress_mode::none) return;
   const auto now = std::chrono::steady_clock::now();
   const auto every =
       mode_ == progress_mode::bar ? std::chrono::milliseconds(200) : std::chrono::milliseconds(10000);
   if (now - last_ < every) return;
   last_ = now;
-  std::fputs(line(done, errors).c_str(), stderr);
+  std::fputs(line(done, errors, running).c_str(), stderr);
   std::fflush(stderr);
   drawn_ = true;
 }

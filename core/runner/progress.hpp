@@ -18,15 +18,15 @@ class progress_reporter {
   progress_reporter(progress_mode mode, std::size_t total, std::size_t already_done);
 
   /// Reports (if it is time to) that `done` examples of the total are finished, `errors` of them
-  /// with a failed query or script.
-  void update(std::size_t done, std::size_t errors);
+  /// with a failed query or script; `running`, when not empty, names the example running longest.
+  void update(std::size_t done, std::size_t errors, const std::string& running = "");
   /// Final report. Does not clear the bar: it redraws it with these counts and ends its line, so it
   /// stays on screen (nothing when no bar was drawn, a run too short to need one); prints one last
   /// line in `lines` mode; nothing in `none` mode.
   void finish(std::size_t done, std::size_t errors);
 
  private:
-  std::string line(std::size_t done, std::size_t errors) const;
+  std::string line(std::size_t done, std::size_t errors, const std::string& running = "") const;
 
   progress_mode mode_;
   std::size_t total_;

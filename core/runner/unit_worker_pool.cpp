@@ -1,5 +1,6 @@
 #include "runner/unit_worker_pool.hpp"
 
+#include <algorithm>
 #include <system_error>
 
 #include <spdlog/spdlog.h>
@@ -53,11 +54,14 @@ void unit_worker_pool::work_(const worker_factory& make) {
         });
         if (stop_ || next_ >= count_) return;
         u = next_++;
+        running_.emplace(u, std::chrono::steady_clock::now());
       }
       finished_unit done = evaluate(u);
       const std::size_t bytes = done.bytes();
+      finished_examples_ += done.examples;
       {
         std::lock_guard lock(mutex_);
+        running_.erase(u);
         finished_.emplace(u, std::move(done));
         finished_bytes_ += bytes;
       }
@@ -89,6 +93,15 @@ void unit_worker_pool::written(std::size_t next) {
     written_ = next;
   }
   changed_.notify_all();
+}
+
+std::optional<std::pair<std::size_t, double>> unit_worker_pool::longest_running() {
+  std::lock_guard lock(mutex_);
+  if (running_.empty()) return std::nullopt;
+  const auto oldest = std::min_element(running_.begin(), running_.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  return std::pair(oldest->first,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - oldest->second).count());
 }
 
 std::exception_ptr unit_worker_pool::failure() {

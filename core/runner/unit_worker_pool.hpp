@@ -4,6 +4,7 @@
 // window (a number of units and of bytes), so one slow unit does not stop the other workers until
 // the window is full, and memory stays bounded however long it takes.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -27,6 +28,8 @@ struct finished_unit {
   std::vector<record> records;
   std::vector<std::string> lines;
   results_unit_text results;
+  /// How many examples the unit holds (for progress).
+  std::size_t examples = 0;
   /// About how much memory it holds, for the pool's bound on finished units waiting to be written.
   std::size_t bytes() const;
 };
@@ -62,6 +65,10 @@ class unit_worker_pool {
   std::optional<finished_unit> take(std::size_t u, std::chrono::milliseconds wait);
   /// The writer has written everything before `next`: workers may go on within the window.
   void written(std::size_t next);
+  /// Examples in the units finished so far, written or not (what progress shows).
+  std::size_t finished_examples() const noexcept { return finished_examples_; }
+  /// The unit running for the longest time and for how many seconds; nothing when none runs.
+  std::optional<std::pair<std::size_t, double>> longest_running();
   /// The first exception of a worker (the run stops: rethrow it).
   std::exception_ptr failure();
   /// Stops the workers (they finish the unit in hand) and joins them. Idempotent.
@@ -77,7 +84,9 @@ class unit_worker_pool {
   std::size_t next_;     // the next unit a worker takes
   std::size_t written_;  // units before this one are written
   std::map<std::size_t, finished_unit> finished_;
-  std::size_t finished_bytes_ = 0;  // bytes() of the units in finished_
+  std::size_t finished_bytes_ = 0;                                        // bytes() of the units in finished_
+  std::map<std::size_t, std::chrono::steady_clock::time_point> running_;  // unit -> when it started
+  std::atomic<std::size_t> finished_examples_{0};
   bool stop_ = false;
   std::exception_ptr failure_;
   std::vector<std::thread> threads_;

@@ -808,3 +808,40 @@ TEST_CASE("eval and a Lua experiment write the same run.json fields, with how th
   CHECK(b["command"].dump().find("\"run\"") != std::string::npos);
   CHECK(b["command"].dump().find("experiment.lua") != std::string::npos);
 }
+
+TEST_CASE("progress counts the examples the workers finished and names the one running long") {
+  test::temp_dir dir;
+  // Example "stuck" runs until its 3 s timeout stops it (however fast the machine); the others are
+  // instant and finish on the other worker meanwhile, past the example the writer waits for.
+  const auto cases = dir.path() / "cases.jsonl";
+  {
+    std::ofstream out(cases);
+    out << json{{"id", "stuck"},
+                {"db", demo_db().string()},
+                {"gold", "SELECT 1"},
+                {"pred",
+                 "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"}}
+               .dump()
+        << "\n";
+    for (int i = 0; i < 40; ++i)
+      out << json{{"id", "quick" + std::to_string(i)},
+                  {"db", demo_db().string()},
+                  {"gold", "SELECT " + std::to_string(i)},
+                  {"pred", "SELECT " + std::to_string(i % 2)}}
+                 .dump()
+          << "\n";
+  }
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--cases", cases.string(), "--techniques",
+                               "execution_accuracy", "-j", "2", "--pred-timeout", "3", "--out", out.string(),
+                               "--progress", "bar"});
+  REQUIRE(r.exit_code == 0);
+  // While "stuck" ran, the bar showed the 40 quick examples done (not 0: nothing was written yet) and
+  // named it.
+  CHECK(r.err.find("40/41 examples") != std::string::npos);
+  CHECK(r.err.find("running: stuck (demo) for ") != std::string::npos);
+  CHECK(r.err.find("41/41 examples 100.0%") != std::string::npos);
+  const auto results = read_jsonl(out / "results.jsonl");
+  REQUIRE(results.size() == 41);
+  CHECK(results[0]["status"] == "timeout");
+}
