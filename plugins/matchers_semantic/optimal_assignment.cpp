@@ -20,19 +20,24 @@ std::vector<std::size_t> min_cost_rows(const std::vector<double>& cost, std::siz
   std::vector<std::size_t> way(m + 1, 0);
   std::vector<double> min_slack(m + 1);
   std::vector<char> used(m + 1);
+  std::vector<std::size_t> used_columns;  // the columns with used[j], in the order they were reached
   for (std::size_t i = 1; i <= n; ++i) {
     row_of[0] = i;
     std::size_t j0 = 0;
     std::fill(min_slack.begin(), min_slack.end(), inf);
     std::fill(used.begin(), used.end(), 0);
+    used_columns.clear();
     do {
       used[j0] = 1;
+      used_columns.push_back(j0);
       const std::size_t i0 = row_of[j0];
+      const double* row = cost.data() + (i0 - 1) * m;  // column j is row[j - 1]
+      const double ui0 = u[i0];
       double delta = inf;
       std::size_t j1 = 0;
       for (std::size_t j = 1; j <= m; ++j) {
         if (used[j]) continue;
-        const double slack = cost[(i0 - 1) * m + (j - 1)] - u[i0] - v[j];
+        const double slack = row[j - 1] - ui0 - v[j];
         if (slack < min_slack[j]) {
           min_slack[j] = slack;
           way[j] = j0;
@@ -43,14 +48,14 @@ std::vector<std::size_t> min_cost_rows(const std::vector<double>& cost, std::siz
         }
       }
       if (j1 == 0) throw std::logic_error("optimal_assignment: no augmenting path (non-finite costs?)");
-      for (std::size_t j = 0; j <= m; ++j) {
-        if (used[j]) {
-          u[row_of[j]] += delta;
-          v[j] -= delta;
-        } else {
-          min_slack[j] -= delta;
-        }
+      // The used columns' potentials move; every other column's slack falls by delta. (A used
+      // column's min_slack is not read again for this row, so it may fall too: one loop without
+      // a branch.)
+      for (const std::size_t j : used_columns) {
+        u[row_of[j]] += delta;
+        v[j] -= delta;
       }
+      for (std::size_t j = 0; j <= m; ++j) min_slack[j] -= delta;
       j0 = j1;
     } while (row_of[j0] != 0);
     do {  // flip the path
@@ -178,6 +183,14 @@ std::vector<std::size_t> optimal_assignment(std::span<const double> scores, std:
   std::vector<std::size_t> out(rows, unassigned);
   if (rows == 0 || cols == 0) return out;
   const score_cleaner clean(scores);
+  // Every pair ties (results with no value in common: all shares 0): the search below would reach
+  // the first free column from each row through tight ones, pairing row i with column i, in
+  // O(n² m). That answer at once.
+  const double first = clean(scores[0]);
+  if (std::all_of(scores.begin(), scores.end(), [&](double s) { return clean(s) == first; })) {
+    for (std::size_t r = 0; r < std::min(rows, cols); ++r) out[r] = r;
+    return out;
+  }
   // Maximizing scores = minimizing their negation; the smaller side is the one assigned in full.
   if (rows <= cols) {
     std::vector<double> cost(rows * cols);

@@ -478,3 +478,17 @@ TEST_CASE("unified: empty results, identical rows, and negative similarity") {
   }
   CHECK(found);
 }
+
+TEST_CASE("optimal_assignment of a matrix with one score everywhere pairs row i with column i") {
+  // What the shortest-augmenting-path search gives when every pair ties (each row reaches the first
+  // free column through tight ones): optimal_assignment answers it at once, with the same pairs.
+  for (const auto& [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{
+           {1, 1}, {3, 3}, {2, 7}, {7, 2}, {40, 41}, {41, 40}, {64, 9}}) {
+    for (const double score : {0.0, 0.5, -3.0}) {
+      const std::vector<double> m(rows * cols, score);
+      const auto got = semantic::optimal_assignment(m, rows, cols);
+      REQUIRE(got.size() == rows);
+      for (std::size_t r = 0; r < rows; ++r) CHECK(got[r] == (r < cols ? r : semantic::unassigned));
+    }
+  }
+}
