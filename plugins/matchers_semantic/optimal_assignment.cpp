@@ -112,9 +112,11 @@ std::vector<std::size_t> min_cost_grouped(const std::vector<double>& cost,
   std::vector<char> used(m);
   std::vector<std::size_t> tree;
   std::vector<std::size_t> pending;
+  std::vector<std::size_t> used_columns;
   for (std::size_t i = 0; i < n; ++i) {
     std::fill(min_slack.begin(), min_slack.end(), inf);
     std::fill(used.begin(), used.end(), 0);
+    used_columns.clear();
     tree.assign(1, i);
     pending.assign(1, i);
     std::size_t end = unassigned;
@@ -143,16 +145,15 @@ std::vector<std::size_t> min_cost_grouped(const std::vector<double>& cost,
       if (j1 == unassigned)
         throw std::logic_error("grouped_assignment: no augmenting path (non-finite costs?)");
       for (const std::size_t r : tree) u[r] += delta;
-      for (std::size_t j = 0; j < m; ++j) {
-        if (used[j])
-          v[j] -= delta;
-        else
-          min_slack[j] -= delta;
-      }
+      // As in min_cost_rows: the used columns' potentials move, every slack falls by delta (a used
+      // column's is not read again for this row).
+      for (const std::size_t j : used_columns) v[j] -= delta;
+      for (std::size_t j = 0; j < m; ++j) min_slack[j] -= delta;
       if (held[j1].size() < capacity[j1]) {
         end = j1;
       } else {
         used[j1] = 1;
+        used_columns.push_back(j1);
         for (const std::size_t r : held[j1]) {
           tree.push_back(r);
           pending.push_back(r);
