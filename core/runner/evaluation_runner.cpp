@@ -254,24 +254,28 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   };
   std::string abort_reason;
   std::size_t written = first_unit;
+  // Unit `written`, finished: to the files and the summary, in order.
+  const auto write_unit = [&](const finished_unit& unit) {
+    outputs.append_unit(unit.lines, unit.records, unit.results);
+    tally.add(units[written], unit.records.data(), unit.records.size());
+    for (const record& r : unit.records) {
+      if (abort_reason.empty() && settings.on_script_error == script_error_policy::abort &&
+          r.status == example_status::script_error) {
+        abort_reason = "run stopped at example " + r.id + " (technique " + r.technique +
+                       ") on a script error, as on_error = \"abort\" asks:\n" + r.error;
+      }
+    }
+    if (settings.on_unit) settings.on_unit(unit.records);
+    pool->written(++written);
+  };
   try {
     while (written < units.size()) {
       std::optional<finished_unit> unit = pool->take(written, std::chrono::milliseconds(200));
       if (pool->failure()) break;
       while (unit) {
-        outputs.append_unit(unit->lines, unit->records, unit->results);
-        tally.add(units[written], unit->records.data(), unit->records.size());
-        for (const record& r : unit->records) {
-          if (abort_reason.empty() && settings.on_script_error == script_error_policy::abort &&
-              r.status == example_status::script_error) {
-            abort_reason = "run stopped at example " + r.id + " (technique " + r.technique +
-                           ") on a script error, as on_error = \"abort\" asks:\n" + r.error;
-          }
-        }
-        if (settings.on_unit) settings.on_unit(unit->records);
-        pool->written(++written);
+        write_unit(*unit);
         // A stop asked while workers keep up with the writer must not wait for the queue to run
-        // dry (it may never): units finished but not yet written are left to --resume.
+        // dry (it may never): the workers stop taking units, then what they finished is written.
         if (!abort_reason.empty() || stop_asked() || written == units.size()) break;
         unit = pool->take(written, std::chrono::milliseconds(0));
       }
@@ -288,6 +292,21 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     throw;
   }
   pool->stop();
+  // Interrupted: the workers have finished the units in hand, so every unit they took is finished
+  // (the reorder window may hold thousands behind a slow one): write them all, in order, so that
+  // the run keeps what it finished and --resume goes on after it.
+  if (out.stats.interrupted && abort_reason.empty() && !pool->failure()) {
+    try {
+      while (written < units.size()) {
+        const std::optional<finished_unit> unit = pool->take(written, std::chrono::milliseconds(0));
+        if (!unit) break;
+        write_unit(*unit);
+      }
+    } catch (...) {
+      outputs.finish("failed");
+      throw;
+    }
+  }
   progress.finish(tally.done_examples(), tally.failed_examples());
   spdlog::debug("evaluated and written in {:.2f} s", seconds_since(start));
   if (const std::exception_ptr failure = pool->failure()) {

@@ -57,13 +57,13 @@ void unit_worker_pool::work_(const worker_factory& make) {
         running_.emplace(u, std::chrono::steady_clock::now());
       }
       finished_unit done = evaluate(u);
-      const std::size_t bytes = done.bytes();
+      done.counted_bytes = done.bytes();
       finished_examples_ += done.examples;
       {
         std::lock_guard lock(mutex_);
         running_.erase(u);
+        finished_bytes_ += done.counted_bytes;
         finished_.emplace(u, std::move(done));
-        finished_bytes_ += bytes;
       }
       changed_.notify_all();
     }
@@ -83,7 +83,7 @@ std::optional<finished_unit> unit_worker_pool::take(std::size_t u, std::chrono::
   if (it == finished_.end()) return std::nullopt;
   finished_unit out = std::move(it->second);
   finished_.erase(it);
-  finished_bytes_ -= std::min(finished_bytes_, out.bytes());
+  finished_bytes_ -= out.counted_bytes;
   return out;
 }
 

@@ -32,6 +32,8 @@ struct finished_unit {
   std::size_t examples = 0;
   /// About how much memory it holds, for the pool's bound on finished units waiting to be written.
   std::size_t bytes() const;
+  /// bytes(), as the pool counted it when the unit was finished.
+  std::size_t counted_bytes = 0;
 };
 
 /// How far workers may run ahead of the writer: a unit is started only while fewer than `units`

@@ -809,10 +809,11 @@ TEST_CASE("eval and a Lua experiment write the same run.json fields, with how th
   CHECK(b["command"].dump().find("experiment.lua") != std::string::npos);
 }
 
-TEST_CASE("progress counts the examples the workers finished and names the one running long") {
-  test::temp_dir dir;
-  // Example "stuck" runs until its 3 s timeout stops it (however fast the machine); the others are
-  // instant and finish on the other worker meanwhile, past the example the writer waits for.
+namespace {
+
+// Example "stuck" runs until its 3 s timeout stops it (however fast the machine); the 40 others
+// are instant and finish on the other worker meanwhile, past the example the writer waits for.
+std::filesystem::path stuck_then_quick(const test::temp_dir& dir) {
   const auto cases = dir.path() / "cases.jsonl";
   {
     std::ofstream out(cases);
@@ -831,6 +832,14 @@ TEST_CASE("progress counts the examples the workers finished and names the one r
                  .dump()
           << "\n";
   }
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("progress counts the examples the workers finished and names the one running long") {
+  test::temp_dir dir;
+  const auto cases = stuck_then_quick(dir);
   const auto out = dir.path() / "out";
   const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--cases", cases.string(), "--techniques",
                                "execution_accuracy", "-j", "2", "--pred-timeout", "3", "--out", out.string(),
@@ -844,4 +853,44 @@ TEST_CASE("progress counts the examples the workers finished and names the one r
   const auto results = read_jsonl(out / "results.jsonl");
   REQUIRE(results.size() == 41);
   CHECK(results[0]["status"] == "timeout");
+}
+
+TEST_CASE("SIGINT behind a slow example keeps every example the workers finished") {
+  test::temp_dir dir;
+  const auto cases = stuck_then_quick(dir);
+  const auto out = dir.path() / "out";
+  std::vector<std::string> args = {"--config",
+                                   config_arg(),
+                                   "eval",
+                                   "--cases",
+                                   cases.string(),
+                                   "--techniques",
+                                   "execution_accuracy",
+                                   "-j",
+                                   "2",
+                                   "--pred-timeout",
+                                   "3",
+                                   "--progress",
+                                   "bar",
+                                   "--out",
+                                   out.string()};
+  const int pid = test::start_sqlmorph(args, dir.path() / "o", dir.path() / "e");
+  // Interrupted once the 40 quick examples are finished, while "stuck" (unit 0) still runs: nothing
+  // is written yet.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (test::file_bytes(dir.path() / "e").find("40/41 examples") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGINT);
+  CHECK(test::wait_for(pid) == 130);
+  CHECK(run_json(out)["status"] == "interrupted");
+  // "stuck" ended (its timeout), then everything finished behind it was written.
+  const auto results = read_jsonl(out / "results.jsonl");
+  REQUIRE(results.size() == 41);
+  CHECK(results[0]["status"] == "timeout");
+  args.push_back("--resume");
+  REQUIRE(run_sqlmorph(args).exit_code == 0);
+  CHECK(line_count(out / "results.jsonl") == 41);
+  CHECK(run_json(out)["status"] == "complete");
 }
