@@ -1,7 +1,6 @@
 // `sqlmorph eval`: a whole benchmark — a JSONL cases file, or Spider / BIRD gold and prediction
 // files of one or several systems — on parallel workers, streamed to results.jsonl, resumable.
 
-#include <chrono>
 #include <csignal>
 #include <iostream>
 
@@ -10,6 +9,7 @@
 #include "app/environment.hpp"
 #include "cli/command_requests.hpp"
 #include "errors.hpp"
+#include "eval/record.hpp"
 #include "output/official_tables.hpp"
 #include "output/record_json.hpp"
 #include "runner/evaluation_runner.hpp"
@@ -23,10 +23,9 @@ int run_eval(const global_options& g, const eval_options& o) {
   if (o.out.empty()) throw usage_error("--out needs a folder");
   const std::optional<shard_spec> shard = o.shard ? std::optional(parse_shard_spec(*o.shard)) : std::nullopt;
   const auto env = environment::load(g.config_file);
-  const auto reading = std::chrono::steady_clock::now();
+  const stopwatch reading;
   std::vector<example> examples = read_examples(o);
-  spdlog::debug("read {} examples in {:.2f} s", examples.size(),
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - reading).count());
+  spdlog::debug("read {} examples in {:.2f} s", examples.size(), reading.elapsed_ms() / 1000);
   evaluation_settings settings = evaluation_settings_from(*env, o, g.quiet);
   if (shard) examples = select_shard(examples, *shard, settings);
   const evaluation_outcome outcome = run_evaluation(examples, settings);

@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <shared_mutex>
 #include <span>
 #include <unordered_map>
@@ -80,9 +79,6 @@ class resample_plan {
   // below index i.
   // (Counts fit 16 bits: no count exceeds max_counted_size.)
   const std::vector<std::uint16_t>* cumulative_counts(std::size_t n);
-  // The resampled counts of indexes holding 1 when every value is 0 or 1 and the size is counted;
-  // else nothing.
-  std::optional<std::vector<std::uint16_t>> resampled_ones(std::span<const double> values);
 
   std::size_t resamples_;
   std::uint64_t seed_;

@@ -12,6 +12,7 @@
 #include "config/run_values.hpp"
 #include "errors.hpp"
 #include "eval/example_evaluator.hpp"
+#include "eval/record.hpp"
 #include "judges/judge_panel.hpp"
 #include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
@@ -58,10 +59,6 @@ class interrupt_scope {
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
 };
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 std::string limits_text(const exec_limits& l) {
   return std::to_string(l.timeout_seconds) + "/" + std::to_string(l.max_rows) + "/" +
@@ -157,7 +154,7 @@ void note_uncached_servers(const std::vector<example>& examples, const evaluatio
 }  // namespace
 
 evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const stopwatch run_clock;
   const std::vector<work_unit> units = plan_work(examples);
   const auto& techniques = settings.techniques;
   const auto& judges = settings.judges;
@@ -308,7 +305,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     }
   }
   progress.finish(tally.done_examples(), tally.failed_examples());
-  spdlog::debug("evaluated and written in {:.2f} s", seconds_since(start));
+  spdlog::debug("evaluated and written in {:.2f} s", run_clock.elapsed_ms() / 1000);
   if (const std::exception_ptr failure = pool->failure()) {
     outputs.finish("failed");
     std::rethrow_exception(failure);
@@ -321,7 +318,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   out.stats.reused = stats.reused;
   out.stats.shared_answers = shared_answers;
   out.stats.db_missing_examples = tally.db_missing_examples();
-  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.wall_seconds = run_clock.elapsed_ms() / 1000;
   spdlog::debug("queries: {} gold executed, {} gold from the disk cache, {} predictions executed, {} reused",
                 out.stats.gold_executed, out.stats.gold_from_disk, out.stats.pred_executed, out.stats.reused);
 
@@ -340,10 +337,10 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
                           {"shared_answers", out.stats.shared_answers}});
   if (!abort_reason.empty()) throw run_aborted(abort_reason);
   if (settings.out_dir && !out.stats.interrupted) {
-    const auto summary_start = std::chrono::steady_clock::now();
+    const stopwatch summary_clock;
     write_file_atomically(*settings.out_dir / "summary.json",
                           dump_json(out.summary.to_json(out.examples, out.wall_seconds, jobs), 2) + "\n");
-    spdlog::debug("summary.json written in {:.2f} s", seconds_since(summary_start));
+    spdlog::debug("summary.json written in {:.2f} s", summary_clock.elapsed_ms() / 1000);
   }
   report_missing_databases(tally, settings.require_databases);
   return out;

@@ -159,6 +159,14 @@ TEST_CASE("verdicts (every value 0 or 1) get the reference's intervals from coun
     CHECK(counted.low == slow.low);
     CHECK(counted.high == slow.high);
   }
+  // Beyond the sizes the plan keeps counts for, the sums are drawn again: still exact counts.
+  std::vector<double> many;
+  for (std::size_t i = 0; i < resample_plan::max_counted_size + 1; ++i)
+    many.push_back(i % 3 == 0 ? 1.0 : 0.0);
+  const interval drawn = resample_plan(200, 4).mean_interval(many);
+  const interval drawn_slow = reference_interval(many, 200, 4);
+  CHECK(drawn.low == drawn_slow.low);
+  CHECK(drawn.high == drawn_slow.high);
   const std::vector<double> all_ones(50, 1.0);
   const interval ones = resample_plan(300, 5).mean_interval(all_ones);
   CHECK(ones.low == 1.0);
