@@ -1,5 +1,8 @@
 #include "eval/query_runner.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <chrono>
 #include <shared_mutex>
 
@@ -7,10 +10,20 @@
 
 namespace sqlmorph::core {
 
-query_runner::query_runner(exec_limits gold_limits, exec_limits pred_limits, std::size_t max_open_connections)
-    : gold_limits_(gold_limits),
-      pred_limits_(pred_limits),
-      max_open_(max_open_connections == 0 ? 1 : max_open_connections) {}
+connection_limits connection_limits::for_workers(std::size_t workers) noexcept {
+  connection_limits out;
+  rlimit fds{};
+  if (getrlimit(RLIMIT_NOFILE, &fds) != 0 || fds.rlim_cur == RLIM_INFINITY) return out;
+  const std::size_t share = static_cast<std::size_t>(fds.rlim_cur) / 2 / std::max<std::size_t>(1, workers);
+  out.files = std::clamp<std::size_t>(share, 8, out.files);
+  return out;
+}
+
+query_runner::query_runner(exec_limits gold_limits, exec_limits pred_limits, connection_limits open_limits)
+    : gold_limits_(gold_limits), pred_limits_(pred_limits), max_open_(open_limits) {
+  max_open_.files = std::max<std::size_t>(1, max_open_.files);
+  max_open_.servers = std::max<std::size_t>(1, max_open_.servers);
+}
 
 void query_runner::cancel_all() noexcept {
   std::lock_guard lock(open_mutex_);
@@ -91,7 +104,14 @@ query_outcome query_runner::run_(const query_target& where, std::string_view sql
       return query_outcome::failure(c.status, std::move(c.message));
     }
     open_.push_front({where.backend, where.target, std::move(c.conn)});
-    if (open_.size() > max_open_) open_.pop_back();
+    // Over the limit of its kind: close the least recently used connection of that kind.
+    const bool file = where.backend->file_targets();
+    const std::size_t limit = file ? max_open_.files : max_open_.servers;
+    const auto same_kind = [&](const open_connection& o) { return o.backend->file_targets() == file; };
+    if (static_cast<std::size_t>(std::count_if(open_.begin(), open_.end(), same_kind)) > limit) {
+      const auto oldest = std::find_if(open_.rbegin(), open_.rend(), same_kind);
+      open_.erase(std::next(oldest).base());
+    }
   } else if (it != open_.begin()) {
     open_.splice(open_.begin(), open_, it);
   }

@@ -14,13 +14,27 @@
 
 namespace sqlmorph::core {
 
+/// How many connections one runner keeps open between queries, per kind; the least recently used
+/// of a kind is closed first. Database files (SQLite, DuckDB) are cheap to hold and are visited in
+/// cycles — a test suite's variants, every query over all of its folder — which a cache smaller
+/// than the cycle misses every time (each query would open its file and parse its schema again);
+/// a server's connections count against its max_connections, so few are kept.
+struct connection_limits {
+  std::size_t files = 64;
+  std::size_t servers = 8;
+
+  /// The limits for each of `workers` runners: files as many as the process's file descriptor
+  /// limit leaves them (half of it shared between the workers), at most 64 and at least 8.
+  static connection_limits for_workers(std::size_t workers) noexcept;
+};
+
 /// Executes queries for one thread, without caching.
 class query_runner final : public query_executor {
  public:
-  query_runner(exec_limits gold_limits, exec_limits pred_limits, std::size_t max_open_connections = 8);
+  query_runner(exec_limits gold_limits, exec_limits pred_limits, connection_limits open_limits = {});
   /// The same limits for gold and predicted queries.
-  explicit query_runner(exec_limits limits, std::size_t max_open_connections = 8)
-      : query_runner(limits, limits, max_open_connections) {}
+  explicit query_runner(exec_limits limits, connection_limits open_limits = {})
+      : query_runner(limits, limits, open_limits) {}
 
   /// Executes `sql` on `where`. A database that cannot be opened gives an outcome with its status
   /// (db_missing, backend_error) and the backend's message.
@@ -48,7 +62,7 @@ class query_runner final : public query_executor {
 
   exec_limits gold_limits_;
   exec_limits pred_limits_;
-  std::size_t max_open_;
+  connection_limits max_open_;
   std::mutex open_mutex_;            // guards `open_` against cancel_all() from another thread
   std::list<open_connection> open_;  // most recently used first
 };

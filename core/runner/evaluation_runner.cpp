@@ -208,9 +208,10 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   // Each worker: its own connections (through the shared cache), evaluator and judges.
   const bool keep_evidence = outputs.keeps_evidence();
   const bool keep_results = outputs.keeps_results();
+  const connection_limits open_limits = connection_limits::for_workers(jobs);
   const auto make_worker = [&]() -> unit_worker_pool::unit_evaluator {
-    auto queries =
-        std::make_shared<worker_queries>(shared, disk.get(), settings.gold_limits, settings.pred_limits);
+    auto queries = std::make_shared<worker_queries>(shared, disk.get(), settings.gold_limits,
+                                                    settings.pred_limits, open_limits);
     auto evaluator = std::make_shared<example_evaluator>(*queries, techniques, settings.routes);
     evaluator->set_evidence_options(settings.evidence);
     auto panel = std::make_shared<judge_panel>(judges, settings.routes, schemas, settings.pred_limits);

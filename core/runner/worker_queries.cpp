@@ -3,8 +3,8 @@
 namespace sqlmorph::core {
 
 worker_queries::worker_queries(shared_query_cache& shared, gold_disk_cache* disk, exec_limits gold_limits,
-                               exec_limits pred_limits)
-    : shared_(shared), disk_(disk), runner_(gold_limits, pred_limits) {}
+                               exec_limits pred_limits, connection_limits open_limits)
+    : shared_(shared), disk_(disk), runner_(gold_limits, pred_limits, open_limits) {}
 
 std::shared_ptr<const query_outcome> worker_queries::execute(const query_target& where, std::string_view sql,
                                                              query_role role) {

@@ -13,7 +13,7 @@ namespace sqlmorph::core {
 class worker_queries final : public query_executor {
  public:
   worker_queries(shared_query_cache& shared, gold_disk_cache* disk, exec_limits gold_limits,
-                 exec_limits pred_limits);
+                 exec_limits pred_limits, connection_limits open_limits);
 
   std::shared_ptr<const query_outcome> execute(const query_target& where, std::string_view sql,
                                                query_role role) override;

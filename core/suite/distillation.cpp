@@ -16,7 +16,7 @@ namespace {
 // runs once per candidate, however many neighbours it is compared with.
 class gold_memo_executor final : public query_executor {
  public:
-  gold_memo_executor(exec_limits gold, exec_limits pred) : runner_(gold, pred, 4) {}
+  gold_memo_executor(exec_limits gold, exec_limits pred) : runner_(gold, pred, {.files = 4, .servers = 4}) {}
 
   std::shared_ptr<const query_outcome> execute(const query_target& where, std::string_view sql,
                                                query_role role) override {
