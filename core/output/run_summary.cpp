@@ -299,16 +299,12 @@ void run_summary::add(const record& r, const example_facts* facts) {
       values[static_cast<std::size_t>(level - levels.begin())].push_back(em.exact);
     values[all].push_back(em.exact);
   }
+  const example_ids& ids = ids_of(r);
   const std::uint32_t penalize = r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? 1 : 0) : 2;
-  group_key key{id_of(r.system), id_of(r.technique), penalize, 0};
+  group_key key{ids.system_id, id_of(r.technique), penalize, 0};
   group& top = groups_.at(key, r);
   top.add(r);
-  // The question: the id without the "SYSTEM:" prefix of benchmark runs.
-  std::string_view question = r.id;
-  if (!r.system.empty() && question.size() > r.system.size() &&
-      question.substr(0, r.system.size()) == r.system && question[r.system.size()] == ':')
-    question.remove_prefix(r.system.size() + 1);
-  top.questions.push_back(number_of(question_ids_, question));
+  top.questions.push_back(ids.question);
   const auto or_nan = [](const std::optional<double>& v) {
     return v ? static_cast<float>(*v) : std::numeric_limits<float>::quiet_NaN();
   };
@@ -328,20 +324,47 @@ void run_summary::add(const record& r, const example_facts* facts) {
       }
     }
     if (r.scores.ex) {
-      const std::uint32_t gold = number_of(gold_ids_, facts->gold);
-      auto& counts = top.ex_by_gold[gold];
+      if (current_.gold_text != facts->gold.data() || current_.gold_size != facts->gold.size()) {
+        current_.gold_id = number_of(gold_ids_, facts->gold);
+        current_.gold_text = facts->gold.data();
+        current_.gold_size = facts->gold.size();
+      }
+      auto& counts = top.ex_by_gold[current_.gold_id];
       ++counts.first;
       counts.second += *r.scores.ex >= 1.0;
     }
   }
-  key[3] = id_of(r.difficulty);
+  key[3] = ids.difficulty_id;
   group& d = by_difficulty_.at(key, r);
   if (d.count == 0) d.difficulty = r.difficulty;
   d.add(r);
-  key[3] = id_of(r.db_id);
+  key[3] = ids.db;
   group& b = by_database_.at(key, r);
   if (b.count == 0) b.db_id = r.db_id;
   b.add(r);
+}
+
+const run_summary::example_ids& run_summary::ids_of(const record& r) {
+  if (has_current_ && current_.id == r.id && current_.system == r.system &&
+      current_.difficulty == r.difficulty && current_.db_id == r.db_id)
+    return current_;
+  has_current_ = true;
+  current_.id = r.id;
+  current_.system = r.system;
+  current_.difficulty = r.difficulty;
+  current_.db_id = r.db_id;
+  current_.system_id = id_of(r.system);
+  current_.difficulty_id = id_of(r.difficulty);
+  current_.db = id_of(r.db_id);
+  // The question: the id without the "SYSTEM:" prefix of benchmark runs.
+  std::string_view question = r.id;
+  if (!r.system.empty() && question.size() > r.system.size() &&
+      question.substr(0, r.system.size()) == r.system && question[r.system.size()] == ':')
+    question.remove_prefix(r.system.size() + 1);
+  current_.question = number_of(question_ids_, question);
+  current_.gold_text = nullptr;
+  current_.gold_size = 0;
+  return current_;
 }
 
 std::vector<std::string> run_summary::systems() const {

@@ -166,6 +166,24 @@ class run_summary {
   std::uint32_t id_of(std::string_view s) { return number_of(ids_, s); }
   string_ids question_ids_;
   string_ids gold_ids_;
+  // The ids of the example whose records are being added: an example's records come one after
+  // the other (one per technique variant), so its strings are looked up once, not per record.
+  struct example_ids {
+    std::string id;
+    std::string system;
+    std::string difficulty;
+    std::string db_id;
+    std::uint32_t system_id = 0;
+    std::uint32_t question = 0;
+    std::uint32_t difficulty_id = 0;
+    std::uint32_t db = 0;
+    const char* gold_text = nullptr;  // facts->gold, when gold_id is its number
+    std::size_t gold_size = 0;
+    std::uint32_t gold_id = 0;
+  };
+  const example_ids& ids_of(const record& r);
+  example_ids current_;
+  bool has_current_ = false;
 
   void add_judge(const record& r);
 

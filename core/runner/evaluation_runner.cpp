@@ -272,6 +272,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
       if (pool->failure()) break;
       while (unit) {
         write_unit(*unit);
+        pool->discard(std::move(*unit));
         // A stop asked while workers keep up with the writer must not wait for the queue to run
         // dry (it may never): the workers stop taking units, then what they finished is written.
         if (!abort_reason.empty() || stop_asked() || written == units.size()) break;
@@ -339,8 +340,14 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   if (!abort_reason.empty()) throw run_aborted(abort_reason);
   if (settings.out_dir && !out.stats.interrupted) {
     const stopwatch summary_clock;
-    write_file_atomically(*settings.out_dir / "summary.json",
-                          dump_json(out.summary.to_json(out.examples, out.wall_seconds, jobs), 2) + "\n");
+    std::string text;
+    {
+      const nlohmann::ordered_json summary = out.summary.to_json(out.examples, out.wall_seconds, jobs);
+      spdlog::debug("summary computed in {:.2f} s", summary_clock.elapsed_ms() / 1000);
+      text = dump_json(summary, 2) + "\n";
+      spdlog::debug("summary formatted at {:.2f} s", summary_clock.elapsed_ms() / 1000);
+    }
+    write_file_atomically(*settings.out_dir / "summary.json", text);
     spdlog::debug("summary.json written in {:.2f} s", summary_clock.elapsed_ms() / 1000);
   }
   report_missing_databases(tally, settings.require_databases);

@@ -44,6 +44,7 @@ unit_worker_pool::~unit_worker_pool() {
 void unit_worker_pool::work_(const worker_factory& make) {
   try {
     const unit_evaluator evaluate = make();
+    std::vector<finished_unit> spent;
     while (true) {
       std::size_t u;
       {
@@ -55,7 +56,9 @@ void unit_worker_pool::work_(const worker_factory& make) {
         if (stop_ || next_ >= count_) return;
         u = next_++;
         running_.emplace(u, std::chrono::steady_clock::now());
+        spent.swap(discarded_);
       }
+      spent.clear();  // the units the writer handed back, freed on this thread
       finished_unit done = evaluate(u);
       done.counted_bytes = done.bytes();
       finished_examples_ += done.examples;
@@ -85,6 +88,11 @@ std::optional<finished_unit> unit_worker_pool::take(std::size_t u, std::chrono::
   finished_.erase(it);
   finished_bytes_ -= out.counted_bytes;
   return out;
+}
+
+void unit_worker_pool::discard(finished_unit&& unit) {
+  std::lock_guard lock(mutex_);
+  if (!threads_.empty() && !stop_) discarded_.push_back(std::move(unit));
 }
 
 void unit_worker_pool::written(std::size_t next) {

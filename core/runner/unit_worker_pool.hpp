@@ -67,6 +67,10 @@ class unit_worker_pool {
   std::optional<finished_unit> take(std::size_t u, std::chrono::milliseconds wait);
   /// The writer has written everything before `next`: workers may go on within the window.
   void written(std::size_t next);
+  /// Hands a written unit back: a worker frees it when it takes its next unit. Its records and
+  /// lines were allocated by a worker thread; freeing them there keeps the writer (one thread for
+  /// every worker) on writing, and each allocator arena with its own thread.
+  void discard(finished_unit&& unit);
   /// Examples in the units finished so far, written or not (what progress shows).
   std::size_t finished_examples() const noexcept { return finished_examples_; }
   /// The unit running for the longest time and for how many seconds; nothing when none runs.
@@ -88,6 +92,7 @@ class unit_worker_pool {
   std::map<std::size_t, finished_unit> finished_;
   std::size_t finished_bytes_ = 0;                                        // bytes() of the units in finished_
   std::map<std::size_t, std::chrono::steady_clock::time_point> running_;  // unit -> when it started
+  std::vector<finished_unit> discarded_;                                  // written, to be freed
   std::atomic<std::size_t> finished_examples_{0};
   bool stop_ = false;
   std::exception_ptr failure_;
