@@ -51,6 +51,19 @@ bool has_any_level(const technique_groups& t, const std::vector<std::string>& le
   return false;
 }
 
+// Whether the technique judged any prediction: a record ok, or one whose prediction failed, timed
+// out or was too large (scored 0, as the official scripts count it). A technique that could not
+// run at all (spider_test_suite on a backend that opens no database files: technique_error on
+// every record) gets no row rather than a row of zeros.
+bool judged_any(const technique_groups& t) {
+  if (t.all == nullptr) return false;
+  for (const example_status s : {example_status::ok, example_status::pred_error, example_status::timeout,
+                                 example_status::truncated, example_status::pred_missing}) {
+    if (t.all->status_counts[static_cast<std::size_t>(s)] > 0) return true;
+  }
+  return false;
+}
+
 // One row's numbers: per level (the last is the whole run) the value and the number of scored
 // examples, 0 where there are none.
 using metric_of = std::function<std::optional<double>(const run_summary::group&)>;
@@ -82,7 +95,7 @@ std::string spider_official_table(const run_summary& summary, const std::string&
   std::optional<std::vector<std::size_t>> counts;
   for (const auto& [label, technique] : rows) {
     const technique_groups t = groups_of(summary, system, technique);
-    if (t.all == nullptr || !has_any_level(t, hardness)) continue;
+    if (!judged_any(t) || !has_any_level(t, hardness)) continue;
     const row_values v = values_of(
         t, levels, [](const run_summary::group& g) { return g.mean(0); },
         [](const run_summary::group& g) { return g.n[0]; });
@@ -149,7 +162,7 @@ std::string bird_official_table(const run_summary& summary, const std::string& s
   for (const block& b : blocks) {
     for (const char* technique : b.techniques) {
       const technique_groups t = groups_of(summary, system, technique);
-      if (t.all == nullptr || !has_any_level(t, difficulties)) continue;
+      if (!judged_any(t) || !has_any_level(t, difficulties)) continue;
       const row_values v = values_of(
           t, levels,
           [&](const run_summary::group& g) -> std::optional<double> {

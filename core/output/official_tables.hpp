@@ -15,13 +15,15 @@ namespace sqlmorph::core {
 /// spider_test_suite ("test-suite"), then the exact-match block of spider_exact_match; the levels
 /// easy, medium, hard, extra, all, counts of scored examples (the exact-match block gets its own
 /// count row where its counts differ: it needs tables.json only, execution a database file).
-/// Empty when the run has none of the three for examples of Spider's hardness levels.
+/// Empty when the run has none of the three for examples of Spider's hardness levels. A technique
+/// that judged no prediction (every record a technique, script or backend error, or db_missing)
+/// gets no row.
 std::string spider_official_table(const run_summary& summary, const std::string& system);
 
 /// BIRD's blocks for one system: EX (execution_accuracy, or the EX of bird_soft_f1), Soft-F1
 /// (bird_soft_f1) and R-VES (bird_ves), each as print_data prints it (simple, moderate,
 /// challenging, total; scores × 100 with two decimals). Empty when the run has none of them for
-/// examples of BIRD's difficulty levels.
+/// examples of BIRD's difficulty levels; a block whose technique judged no prediction is left out.
 std::string bird_official_table(const run_summary& summary, const std::string& system);
 
 /// Every system's Spider and BIRD tables, each under a title line ("" when there are none): what
