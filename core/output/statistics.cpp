@@ -6,6 +6,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <sqlmorph/hash.hpp>
@@ -45,6 +47,16 @@ void add_difference(std::uint16_t* __restrict counts, const std::uint16_t* __res
   for (; r < n; ++r) counts[r] = static_cast<std::uint16_t>(counts[r] + (high[r] - low[r]));
 }
 
+// row[r] += previous[r] (two different rows)
+void add_row(std::uint16_t* __restrict row, const std::uint16_t* __restrict previous, std::size_t n) {
+  std::size_t r = 0;
+  for (; r + block <= n; r += block) {
+    for (std::size_t k = 0; k < block; ++k)
+      row[r + k] = static_cast<std::uint16_t>(row[r + k] + previous[r + k]);
+  }
+  for (; r < n; ++r) row[r] = static_cast<std::uint16_t>(row[r] + previous[r]);
+}
+
 // sums[r] += v * (high[r] - low[r])
 void add_weighted_difference(double* __restrict sums, double v, const std::uint16_t* __restrict high,
                              const std::uint16_t* __restrict low, std::size_t n) {
@@ -61,20 +73,43 @@ double mean_of(std::span<const double> values) {
   return values.empty() ? 0 : sum / static_cast<double>(values.size());
 }
 
-// Percentile with linear interpolation between order statistics (numpy's default); reorders
-// `values` (selection, not a full sort: a summary takes thousands of them).
-double percentile(std::vector<double>& values, double q) {
-  const double position = q * static_cast<double>(values.size() - 1);
-  const auto below = static_cast<std::size_t>(std::floor(position));
-  const std::size_t above = std::min(below + 1, values.size() - 1);
-  const double fraction = position - static_cast<double>(below);
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(below), values.end());
-  const double low = values[below];
+// The percentiles at q_low <= q_high with linear interpolation between order statistics (numpy's
+// default); reorders `values`. Selection, not a full sort (a summary takes thousands of them): the
+// upper one first, then the lower one among the values below it.
+std::pair<double, double> percentiles(std::vector<double>& values, double q_low, double q_high) {
+  const std::size_t last = values.size() - 1;
+  struct position {
+    std::size_t below;
+    std::size_t above;
+    double fraction;
+  };
+  const auto at = [&](double q) {
+    const double p = q * static_cast<double>(last);
+    const auto below = static_cast<std::size_t>(std::floor(p));
+    return position{below, std::min(below + 1, last), p - static_cast<double>(below)};
+  };
+  const position high = at(q_high);
+  const position low = at(q_low);
+  const auto begin = values.begin();
+  std::nth_element(begin, begin + static_cast<std::ptrdiff_t>(high.below), values.end());
+  const double high_lo = values[high.below];
   // The next order statistic: the smallest of those after `below`.
-  const double high =
-      above == below ? low
-                     : *std::min_element(values.begin() + static_cast<std::ptrdiff_t>(above), values.end());
-  return low + fraction * (high - low);
+  const double high_hi =
+      high.above == high.below
+          ? high_lo
+          : *std::min_element(begin + static_cast<std::ptrdiff_t>(high.above), values.end());
+  // Everything before high.below is at most values[high.below], everything after at least.
+  if (low.below < high.below)
+    std::nth_element(begin, begin + static_cast<std::ptrdiff_t>(low.below),
+                     begin + static_cast<std::ptrdiff_t>(high.below));
+  const double low_lo = values[low.below];
+  double low_hi = low_lo;
+  if (low.above != low.below) {
+    low_hi = low.above >= high.below ? (low.above == high.below ? high_lo : high_hi)
+                                     : *std::min_element(begin + static_cast<std::ptrdiff_t>(low.above),
+                                                         begin + static_cast<std::ptrdiff_t>(high.below) + 1);
+  }
+  return {low_lo + low.fraction * (low_hi - low_lo), high_lo + high.fraction * (high_hi - high_lo)};
 }
 }  // namespace
 
@@ -117,31 +152,63 @@ double paired_bootstrap_p(std::span<const double> a, std::span<const double> b, 
   return resample_plan(resamples, seed).paired_p(a, b);
 }
 
+bounded_draws::bounded_draws(std::uint64_t seed, std::uint64_t n)
+    : source_(seed), bound_(n), magic_(~u128{0} / n + 1) {
+  const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  limit_ = max - remainder(max);
+}
+
+std::uint64_t bounded_draws::remainder(std::uint64_t a) const noexcept {
+  const u128 low = magic_ * a;  // modulo 2^128
+  // The high 64 bits of the 192-bit product low * n, from two 64 x 64 products.
+  const u128 bottom = (static_cast<u128>(static_cast<std::uint64_t>(low)) * bound_) >> 64;
+  const u128 top = static_cast<u128>(static_cast<std::uint64_t>(low >> 64)) * bound_ + bottom;
+  return static_cast<std::uint64_t>(top >> 64);
+}
+
 const std::vector<std::uint16_t>* resample_plan::cumulative_counts(std::size_t n) {
   if (n > max_counted_size) return nullptr;
-  // Made once per size, under the lock (threads asking for the same size wait for it); the map's
-  // nodes do not move, so the pointer stays valid after the lock is released.
+  // Made once per size: threads asking for the same size wait for it, threads asking for others
+  // make theirs at the same time (the map is locked only to find or add the entry, whose address
+  // does not change).
+  counts_entry* entry = nullptr;
   {
     std::shared_lock lock(cumulative_mutex_);
     const auto it = cumulative_.find(n);
-    if (it != cumulative_.end()) return &it->second;
+    if (it != cumulative_.end()) entry = it->second.get();
   }
-  std::unique_lock lock(cumulative_mutex_);
-  const auto it = cumulative_.find(n);
-  if (it != cumulative_.end()) return &it->second;
+  if (entry == nullptr) {
+    std::unique_lock lock(cumulative_mutex_);
+    auto& slot = cumulative_[n];
+    if (!slot) slot = std::make_unique<counts_entry>();
+    entry = slot.get();
+  }
+  std::call_once(entry->made, [&] { entry->counts = made_counts(n); });
+  return &entry->counts;
+}
+
+std::vector<std::uint16_t> resample_plan::made_counts(std::size_t n) const {
   // The draws of resample_source in order, resample by resample: counts[i * resamples + r] is how
-  // often resample r drew index i; then summed over the indexes below each row.
+  // often resample r drew index i; then summed over the indexes below each row. The counts of a
+  // block of resamples are made in a small table (cache-resident) and copied in, row by row.
   std::vector<std::uint16_t> cumulative((n + 1) * resamples_, 0);
-  resample_source source(seed_);
-  for (std::size_t r = 0; r < resamples_; ++r) {
-    for (std::size_t k = 0; k < n; ++k) ++cumulative[(source.below(n) + 1) * resamples_ + r];
+  bounded_draws draws(seed_, n);
+  constexpr std::size_t width = 8;  // n = 1,000: a 16 KB table
+  std::vector<std::uint16_t> local((n + 1) * width);
+  for (std::size_t first = 0; first < resamples_; first += width) {
+    const std::size_t in_block = std::min(width, resamples_ - first);
+    std::fill(local.begin(), local.end(), std::uint16_t{0});
+    for (std::size_t r = 0; r < in_block; ++r) {
+      for (std::size_t k = 0; k < n; ++k) ++local[(draws.next() + 1) * width + r];
+    }
+    for (std::size_t i = 1; i <= n; ++i)
+      std::copy_n(local.data() + i * width, in_block, cumulative.data() + i * resamples_ + first);
   }
   for (std::size_t i = 1; i <= n; ++i) {
     std::uint16_t* row = cumulative.data() + i * resamples_;
-    const std::uint16_t* previous = row - resamples_;
-    for (std::size_t r = 0; r < resamples_; ++r) row[r] = static_cast<std::uint16_t>(row[r] + previous[r]);
+    add_row(row, row - resamples_, resamples_);
   }
-  return &cumulative_.emplace(n, std::move(cumulative)).first->second;
+  return cumulative;
 }
 
 std::vector<double> resample_plan::resampled_sums(std::span<const double> values) {
@@ -242,8 +309,7 @@ interval resample_plan::computed_interval(std::span<const double> values) {
   }
   std::vector<double>& means = sums;
   for (double& m : means) m /= static_cast<double>(values.size());
-  result.low = percentile(means, 0.025);
-  result.high = percentile(means, 0.975);
+  std::tie(result.low, result.high) = percentiles(means, 0.025, 0.975);
   return result;
 }
 

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <span>
 #include <unordered_map>
@@ -35,6 +37,31 @@ class resample_source {
 
  private:
   std::uint64_t state_;
+};
+
+// resample_source::below(n) for one n, many times: the same draws and rejections (so the same
+// indexes), with each remainder computed by multiplication instead of a division (Lemire, Kaser
+// and Kurz, "Faster remainder by direct computation", 2019: for a 64-bit numerator a,
+// M = floor((2^128 - 1) / n) + 1 and a mod n = the high 64 bits of (M * a mod 2^128) * n).
+class bounded_draws {
+ public:
+  /// n >= 1.
+  bounded_draws(std::uint64_t seed, std::uint64_t n);
+  std::size_t next() {
+    for (;;) {
+      const std::uint64_t draw = source_.next();
+      if (draw < limit_) return static_cast<std::size_t>(remainder(draw));
+    }
+  }
+  /// a mod n.
+  std::uint64_t remainder(std::uint64_t a) const noexcept;
+
+ private:
+  using u128 = unsigned __int128;
+  resample_source source_;
+  std::uint64_t bound_;
+  u128 magic_;
+  std::uint64_t limit_ = 0;
 };
 
 struct pairwise_counts {
@@ -79,6 +106,7 @@ class resample_plan {
   // below index i.
   // (Counts fit 16 bits: no count exceeds max_counted_size.)
   const std::vector<std::uint16_t>* cumulative_counts(std::size_t n);
+  std::vector<std::uint16_t> made_counts(std::size_t n) const;
 
   std::size_t resamples_;
   std::uint64_t seed_;
@@ -93,7 +121,11 @@ class resample_plan {
   };
   std::shared_mutex intervals_mutex_;
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, interval, values_key_hash> intervals_;
-  std::unordered_map<std::size_t, std::vector<std::uint16_t>> cumulative_;
+  struct counts_entry {
+    std::once_flag made;
+    std::vector<std::uint16_t> counts;
+  };
+  std::unordered_map<std::size_t, std::unique_ptr<counts_entry>> cumulative_;
 };
 
 }  // namespace sqlmorph::output

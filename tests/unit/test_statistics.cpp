@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -196,5 +197,41 @@ TEST_CASE("a plan shared by threads gives each one the intervals it gives alone"
   for (std::size_t k = 0; k < samples.size(); ++k) {
     CHECK(together[k].low == alone[k].low);
     CHECK(together[k].high == alone[k].high);
+  }
+}
+
+TEST_CASE("bounded_draws gives resample_source's draws, remainders by multiplication") {
+  // Remainders against the division, for bounds small and large and numerators at the edges.
+  const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  resample_source numbers(7);
+  for (const std::uint64_t n :
+       std::vector<std::uint64_t>{1, 2, 3, 7, 10, 972, 1034, 20000, 65536, 1000003, (1ULL << 32) + 1,
+                                  (1ULL << 63) - 1, 1ULL << 63, max - 1, max}) {
+    const bounded_draws draws(1, n);
+    for (const std::uint64_t a : std::vector<std::uint64_t>{0, 1, n - 1, n, n + 1, max - 1, max})
+      CHECK(draws.remainder(a) == a % n);
+    for (int k = 0; k < 20000; ++k) {
+      const std::uint64_t a = numbers.next();
+      REQUIRE(draws.remainder(a) == a % n);
+    }
+  }
+  // The same index stream as resample_source::below.
+  for (const std::size_t n : std::vector<std::size_t>{1, 5, 200, 1034, 19999}) {
+    resample_source slow(default_seed);
+    bounded_draws fast(default_seed, n);
+    for (int k = 0; k < 50000; ++k) REQUIRE(fast.next() == slow.below(n));
+  }
+}
+
+TEST_CASE("bootstrap intervals equal the slow reference for any number of resamples") {
+  // Few resamples put both percentiles on the same or neighbouring order statistics.
+  std::vector<double> values = mixed_scores();
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] += 0.001 * static_cast<double>(i % 11);
+  for (const std::size_t resamples : std::vector<std::size_t>{1, 2, 3, 4, 5, 40, 41, 999}) {
+    INFO(resamples);
+    const interval fast = bootstrap_mean(values, resamples, 3);
+    const interval slow = reference_interval(values, resamples, 3);
+    CHECK(fast.low == doctest::Approx(slow.low).epsilon(1e-12));
+    CHECK(fast.high == doctest::Approx(slow.high).epsilon(1e-12));
   }
 }
