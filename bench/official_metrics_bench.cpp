@@ -16,11 +16,9 @@
 #include <spdlog/spdlog.h>
 
 #include "bench_floor.hpp"
+#include "bench_techniques.hpp"
 #include "bench_util.hpp"
 #include "datasets/spider_files.hpp"
-#include "embeddings/embedding_setup.hpp"
-#include "lua/script_host.hpp"
-#include "plugins/component_registry.hpp"
 #include "runner/evaluation_runner.hpp"
 #include "techniques/technique_catalog.hpp"
 
@@ -51,17 +49,9 @@ int main(int argc, char** argv) {
   const std::vector<core::example> examples =
       core::read_spider_files({spider / "dev_gold.sql", pred_file, spider / "database", system});
 
-  core::component_registry registry;
-  registry.load_directories({SQLMORPH_BENCH_PLUGIN_DIR});
-  core::install_embeddings(registry, core::embedding_config{}, std::nullopt, /*wrap=*/false);
-  core::config config = core::default_config();
-  config.lua.technique_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "techniques"};
-  config.lua.lib_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "lib"};
-  core::technique_catalog catalog;
-  core::script_host scripts(config, registry, catalog);
-  scripts.load_technique_scripts();
+  const bench::lua_techniques lua;
   core::evaluation_settings settings;
-  settings.routes = core::backend_routes::make(core::default_config(), registry);
+  settings.routes = lua.routes;
   const std::vector<std::string> exec_techniques = {"execution_accuracy",   "test_suite",
                                                     "spider_official_exec", "spider_test_suite",
                                                     "bird_soft_f1",         "soft_f1_matched"};
@@ -74,18 +64,18 @@ int main(int argc, char** argv) {
   const bench::timing floor = bench::measure(7, [&] { bench::floor_exec(queries); });
   std::printf("floor, C++ sqlite3 (each gold and predicted query once): %s\n", bench::format(floor).c_str());
 
-  settings.techniques = catalog.assemble(exec_techniques, core::penalize_choice::yes, registry);
+  settings.techniques = lua.assemble(exec_techniques, core::penalize_choice::yes);
   const bench::timing verdicts = bench::measure(7, [&] { core::run_evaluation(examples, settings); });
   std::printf("sqlmorph, %zu official execution techniques:            %s   (%.2f x floor)\n",
               settings.techniques.size(), bench::format(verdicts).c_str(),
               verdicts.median_ms / floor.median_ms);
-  settings.techniques = catalog.assemble(exec_techniques, core::penalize_choice::yes, registry, true);
+  settings.techniques = lua.assemble(exec_techniques, core::penalize_choice::yes, true);
   const bench::timing plugged = bench::measure(7, [&] { core::run_evaluation(examples, settings); });
   std::printf("the same with --plug-value:                              %s   (%.2f x floor)\n",
               bench::format(plugged).c_str(), plugged.median_ms / floor.median_ms);
 
   // R-VES: the floor of what it repeats is the correct pairs (both queries) executed 100 times.
-  settings.techniques = catalog.assemble({"bird_ves"}, core::penalize_choice::yes, registry);
+  settings.techniques = lua.assemble({"bird_ves"}, core::penalize_choice::yes);
   settings.jobs = 1;
   const core::evaluation_outcome first = core::run_evaluation(examples, settings);
   std::vector<bench::floor_query> timed;
@@ -93,7 +83,7 @@ int main(int argc, char** argv) {
   {
     // The examples BIRD times: those whose row sets are equal (the EX of bird_ves).
     core::evaluation_settings ex_only = settings;
-    ex_only.techniques = catalog.assemble({"execution_accuracy"}, core::penalize_choice::yes, registry);
+    ex_only.techniques = lua.assemble({"execution_accuracy"}, core::penalize_choice::yes);
     ex_only.out_dir = std::filesystem::temp_directory_path() / "sqlmorph-official-bench";
     core::run_evaluation(examples, ex_only);
     std::ifstream in(*ex_only.out_dir / "results.jsonl");

@@ -23,11 +23,9 @@
 
 #include "bench_floor.hpp"
 #include "bench_process.hpp"
+#include "bench_techniques.hpp"
 #include "bench_util.hpp"
 #include "datasets/spider_files.hpp"
-#include "embeddings/embedding_setup.hpp"
-#include "lua/script_host.hpp"
-#include "plugins/component_registry.hpp"
 #include "runner/evaluation_runner.hpp"
 #include "techniques/technique_catalog.hpp"
 
@@ -82,20 +80,11 @@ int main(int argc, char** argv) {
   bench::header("unified_column_and_semantic_row (issue 19, target 1)");
   std::printf("sqlmorph: %s\nplugins:  %s\n\n", binary.c_str(), plugin_dir.c_str());
 
-  core::component_registry registry;
-  registry.load_directories({plugin_dir});
-  core::config config = core::default_config();
-  config.lua.technique_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "techniques"};
-  config.lua.lib_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "lib"};
-  core::technique_catalog catalog;
-  core::install_embeddings(registry, config.embedding, std::nullopt);
-  core::script_host scripts(config, registry, catalog);
-  scripts.load_technique_scripts();
-  const auto routes = core::backend_routes::make(core::default_config(), registry);
+  const bench::lua_techniques lua(plugin_dir);
   const auto settings_for = [&](const std::vector<std::string>& techniques) {
     core::evaluation_settings s;
-    s.routes = routes;
-    s.techniques = catalog.assemble(techniques, core::penalize_choice::both, registry);
+    s.routes = lua.routes;
+    s.techniques = lua.assemble(techniques, core::penalize_choice::both);
     return s;
   };
   const std::string unified = "unified_column_and_semantic_row";

@@ -13,12 +13,10 @@
 
 #include "bench_floor.hpp"
 #include "bench_process.hpp"
+#include "bench_techniques.hpp"
 #include "bench_util.hpp"
 #include "builtin_reference_techniques.hpp"
 #include "datasets/spider_files.hpp"
-#include "embeddings/embedding_setup.hpp"
-#include "lua/script_host.hpp"
-#include "plugins/component_registry.hpp"
 #include "runner/evaluation_runner.hpp"
 #include "techniques/technique_catalog.hpp"
 
@@ -52,24 +50,14 @@ int main(int argc, char** argv) {
   const std::vector<core::example> examples =
       core::read_spider_files({spider / "dev_gold.sql", pred_file, spider / "database", system});
 
-  core::component_registry registry;
-  registry.load_directories({SQLMORPH_BENCH_PLUGIN_DIR});
-  // The techniques as sqlmorph declares them (Lua scripts) and as the built-in C++ declarations.
-  core::config config = core::default_config();
-  config.lua.technique_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "techniques"};
-  config.lua.lib_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "lib"};
-  core::technique_catalog catalog;
-  // The semantic techniques name the configured embedder ("default"), as sqlmorph's environment sets it up.
-  core::install_embeddings(registry, config.embedding, std::nullopt);
-  core::script_host scripts(config, registry, catalog);
-  scripts.load_technique_scripts();
+  const bench::lua_techniques lua;
   core::technique_catalog builtin;
   core::add_reference_techniques(builtin);
   core::evaluation_settings settings;
-  settings.routes = core::backend_routes::make(core::default_config(), registry);
-  settings.techniques = catalog.assemble(builtin.names(), core::penalize_choice::both, registry);
+  settings.routes = lua.routes;
+  settings.techniques = lua.assemble(builtin.names(), core::penalize_choice::both);
   core::evaluation_settings builtin_settings = settings;
-  builtin_settings.techniques = builtin.assemble(builtin.names(), core::penalize_choice::both, registry);
+  builtin_settings.techniques = builtin.assemble(builtin.names(), core::penalize_choice::both, lua.registry);
 
   std::size_t scorable = 0;
   for (const auto& ex : examples) scorable += std::filesystem::exists(ex.db);

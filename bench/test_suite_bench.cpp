@@ -13,11 +13,9 @@
 #include <spdlog/spdlog.h>
 
 #include "bench_floor.hpp"
+#include "bench_techniques.hpp"
 #include "bench_util.hpp"
 #include "datasets/spider_files.hpp"
-#include "embeddings/embedding_setup.hpp"
-#include "lua/script_host.hpp"
-#include "plugins/component_registry.hpp"
 #include "runner/evaluation_runner.hpp"
 #include "suite/suite_builder.hpp"
 #include "techniques/technique_catalog.hpp"
@@ -35,16 +33,7 @@ int main(int argc, char** argv) {
   }
   bench::header("Distilled test suites on Spider dev (issue 17)");
 
-  core::component_registry registry;
-  registry.load_directories({SQLMORPH_BENCH_PLUGIN_DIR});
-  core::install_embeddings(registry, core::embedding_config{}, std::nullopt, /*wrap=*/false);
-  core::config config = core::default_config();
-  config.lua.technique_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "techniques"};
-  config.lua.lib_dirs = {std::filesystem::path(SQLMORPH_BENCH_SOURCE_DIR) / "scripts" / "lib"};
-  core::technique_catalog catalog;
-  core::script_host scripts(config, registry, catalog);
-  scripts.load_technique_scripts();
-  const auto routes = core::backend_routes::make(core::default_config(), registry);
+  const bench::lua_techniques lua;
 
   // The suite, built once into a temporary folder.
   const std::filesystem::path suite_dir =
@@ -58,10 +47,9 @@ int main(int argc, char** argv) {
   request.max_candidates = max_candidates;
   request.jobs = 2;
   request.skip_missing = true;  // wta_1 is not in ../shared
-  const auto comparison =
-      catalog.assemble({"spider_official_exec"}, core::penalize_choice::yes, registry).front();
+  const auto comparison = lua.assemble({"spider_official_exec"}, core::penalize_choice::yes).front();
   const auto start = std::chrono::steady_clock::now();
-  const auto manifest = core::suite::build_suite(request, comparison, routes);
+  const auto manifest = core::suite::build_suite(request, comparison, lua.routes);
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
       "suite build, 19 databases, --max-candidates %zu, --jobs 2: %.1f s (target: 600 s), %d variants\n",
@@ -89,13 +77,13 @@ int main(int argc, char** argv) {
               bench::format(floor).c_str());
 
   core::evaluation_settings settings;
-  settings.routes = routes;
+  settings.routes = lua.routes;
   settings.jobs = 2;
-  settings.techniques = catalog.assemble({"spider_official_exec"}, core::penalize_choice::yes, registry);
+  settings.techniques = lua.assemble({"spider_official_exec"}, core::penalize_choice::yes);
   const bench::timing single = bench::measure(5, [&] { core::run_evaluation(originals, settings); });
   std::printf("spider_official_exec, originals, 4 systems, --jobs 2:     %s   (%.2f x floor)\n",
               bench::format(single).c_str(), single.median_ms / floor.median_ms);
-  settings.techniques = catalog.assemble({"spider_test_suite"}, core::penalize_choice::yes, registry);
+  settings.techniques = lua.assemble({"spider_test_suite"}, core::penalize_choice::yes);
   const bench::timing suite = bench::measure(5, [&] { core::run_evaluation(on_suite, settings); });
   std::printf(
       "spider_test_suite, the suite, 4 systems, --jobs 2:        %s   (%.2f x floor, %.2f x "
