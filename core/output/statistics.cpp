@@ -217,9 +217,9 @@ std::vector<double> resample_plan::resampled_sums(std::span<const double> values
   std::vector<double> sums(resamples, 0.0);
   const std::vector<std::uint16_t>* cumulative = cumulative_counts(n);
   if (cumulative == nullptr) {  // too large to keep: draw again
-    resample_source source(seed_);
+    bounded_draws draws(seed_, n);
     for (double& sum : sums) {
-      for (std::size_t k = 0; k < n; ++k) sum += values[source.below(n)];
+      for (std::size_t k = 0; k < n; ++k) sum += values[draws.next()];
     }
     return sums;
   }

@@ -15,7 +15,7 @@ using namespace sqlmorph;
 
 namespace {
 
-class counting_connection final : public connection {
+class idle_connection final : public connection {
  protected:
   run_status run(const statement_request&, row_sink&) override { return run_status::error("not run"); }
 };
@@ -29,7 +29,7 @@ class counting_backend final : public backend {
   connect_outcome open(std::string_view) const override {
     ++opens;
     connect_outcome out;
-    out.conn = std::make_unique<counting_connection>();
+    out.conn = std::make_unique<idle_connection>();
     return out;
   }
 };
