@@ -34,10 +34,16 @@ struct group_flow {
 /// infinities handled the same way); which rows of a group go with which columns of a group is left
 /// open, so the answer is how many pairs each (row group, column group) gets, without zero counts.
 /// The smaller side is assigned one copy at a time by shortest augmenting paths, the groups of the
-/// other side taking up to their count (a transportation problem): O(min · visited · groups).
+/// other side taking up to their count (a transportation problem, grouped_assignment.cpp).
+/// A large matrix is searched over a few candidate pairs per group — its cheapest, and those of a
+/// greedy assignment — and the answer is certified by LP duality: no pair left out may have a
+/// negative reduced cost, else those pairs join the candidates and the search runs again.
+/// `candidates`: how many cheapest pairs per group start the candidate search, whatever the size
+/// (for tests); 0 chooses by size.
 std::vector<group_flow> grouped_assignment(std::span<const double> scores,
                                            std::span<const std::size_t> row_count,
-                                           std::span<const std::size_t> col_count);
+                                           std::span<const std::size_t> col_count,
+                                           std::size_t candidates = 0);
 
 /// The sum of the assigned scores.
 double assignment_total(std::span<const double> scores, std::size_t cols,

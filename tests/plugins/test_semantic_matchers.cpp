@@ -300,6 +300,90 @@ TEST_CASE("grouped assignment: the optimum of the plain assignment of the expand
   }
 }
 
+// The search over candidate pairs certified by LP duality (grouped_assignment.cpp): started from
+// 1 to 3 candidates per group, it must add the pairs the duals ask for until its optimum is the
+// optimum over every pair.
+TEST_CASE("grouped assignment: the candidate search reaches the optimum over every pair") {
+  std::mt19937 rng(20261127);
+  std::uniform_int_distribution<int> coarse(-3, 3);  // many ties
+  std::uniform_real_distribution<double> fine(-1.0, 1.0);
+  for (int trial = 0; trial < 2000; ++trial) {
+    CAPTURE(trial);
+    std::uniform_int_distribution<int> groups(1, trial % 10 == 0 ? 40 : 8);
+    std::uniform_int_distribution<int> count(1, trial % 3 == 0 ? 1 : 4);
+    std::vector<std::size_t> row_count(static_cast<std::size_t>(groups(rng)));
+    std::vector<std::size_t> col_count(static_cast<std::size_t>(groups(rng)));
+    for (auto& c : row_count) c = static_cast<std::size_t>(count(rng));
+    for (auto& c : col_count) c = static_cast<std::size_t>(count(rng));
+    std::vector<double> m(row_count.size() * col_count.size());
+    for (double& x : m) x = trial % 2 ? fine(rng) : static_cast<double>(coarse(rng)) / 2;
+    const auto every_pair = semantic::grouped_assignment(m, row_count, col_count);
+    const double want = semantic::grouped_total(m, col_count.size(), every_pair);
+    const std::size_t candidates = 1 + static_cast<std::size_t>(trial % 3);
+    const auto flows = semantic::grouped_assignment(m, row_count, col_count, candidates);
+    std::vector<std::size_t> row_used(row_count.size(), 0);
+    std::vector<std::size_t> col_used(col_count.size(), 0);
+    std::size_t pairs = 0;
+    for (const semantic::group_flow& f : flows) {
+      row_used[f.row] += f.count;
+      col_used[f.col] += f.count;
+      pairs += f.count;
+    }
+    std::size_t rows = 0;
+    std::size_t cols = 0;
+    for (const std::size_t c : row_count) rows += c;
+    for (const std::size_t c : col_count) cols += c;
+    CHECK(pairs == std::min(rows, cols));
+    for (std::size_t r = 0; r < row_count.size(); ++r) CHECK(row_used[r] <= row_count[r]);
+    for (std::size_t c = 0; c < col_count.size(); ++c) CHECK(col_used[c] <= col_count[c]);
+    CHECK(std::abs(semantic::grouped_total(m, col_count.size(), flows) - want) <= 1e-9);
+  }
+}
+
+// Large matrices take the candidate search by themselves: rows of similarities as the semantic row
+// matcher makes them (float32 cosines, close to one another, with ties), against the plain
+// assignment of the expanded matrix.
+TEST_CASE("grouped assignment: large similarity matrices, against the plain assignment") {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 6; ++trial) {
+    CAPTURE(trial);
+    const std::size_t rg = 260 + static_cast<std::size_t>(trial) * 40;
+    const std::size_t cg = trial % 2 ? rg : rg + 90;
+    std::vector<std::size_t> row_count(rg, 1);
+    std::vector<std::size_t> col_count(cg, 1);
+    if (trial >= 4) {
+      for (std::size_t c = 0; c < cg; c += 7) col_count[c] = 3;
+    }
+    std::vector<float> a(rg * 8), b(cg * 8);
+    std::uniform_real_distribution<float> spread(0.0f, 1.0f);
+    for (float& x : a) x = std::round(spread(rng) * 4) / 4;  // coarse: many equal similarities
+    for (float& x : b) x = std::round(spread(rng) * 4) / 4;
+    std::vector<double> m(rg * cg);
+    for (std::size_t r = 0; r < rg; ++r) {
+      for (std::size_t c = 0; c < cg; ++c) {
+        float dot = 0, na = 0, nb = 0;
+        for (std::size_t d = 0; d < 8; ++d) {
+          dot += a[r * 8 + d] * b[c * 8 + d];
+          na += a[r * 8 + d] * a[r * 8 + d];
+          nb += b[c * 8 + d] * b[c * 8 + d];
+        }
+        m[r * cg + c] = static_cast<double>(dot / ((std::sqrt(na) + 1e-8f) * (std::sqrt(nb) + 1e-8f)));
+      }
+    }
+    std::vector<std::size_t> col_group;
+    for (std::size_t c = 0; c < cg; ++c) col_group.insert(col_group.end(), col_count[c], c);
+    std::vector<double> full(rg * col_group.size());
+    for (std::size_t r = 0; r < rg; ++r) {
+      for (std::size_t j = 0; j < col_group.size(); ++j)
+        full[r * col_group.size() + j] = m[r * cg + col_group[j]];
+    }
+    const auto plain = semantic::optimal_assignment(full, rg, col_group.size());
+    const auto flows = semantic::grouped_assignment(m, row_count, col_count);
+    CHECK(std::abs(semantic::grouped_total(m, cg, flows) -
+                   semantic::assignment_total(full, col_group.size(), plain)) <= 1e-9);
+  }
+}
+
 TEST_CASE("grouped assignment: empty sides, one group each way, and bad input") {
   const std::vector<std::size_t> none;
   const std::vector<std::size_t> two = {2};
