@@ -47,35 +47,41 @@ void caching_embedder::to_memory_(const std::string& text, const std::vector<dou
 
 embedding_outcome caching_embedder::do_embed_(std::span<const std::string> texts) const {
   embedding_cache_stats& stats = settings_->stats();
-  // Distinct texts, in order of first appearance.
+  // Distinct texts, in order of first appearance: text distinct[d] is texts[distinct[d]].
   std::unordered_map<std::string_view, std::size_t> slot_of;
   std::vector<std::size_t> slot(texts.size());
-  std::vector<std::string> distinct;
+  std::vector<std::size_t> distinct;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     const auto [it, fresh] = slot_of.try_emplace(texts[i], distinct.size());
-    if (fresh) distinct.push_back(texts[i]);
+    if (fresh) distinct.push_back(i);
     slot[i] = it->second;
   }
+  const auto text_of = [&](std::size_t d) -> const std::string& { return texts[distinct[d]]; };
   std::vector<std::vector<double>> vectors(distinct.size());
   std::vector<std::size_t> missing;
   for (std::size_t d = 0; d < distinct.size(); ++d) {
-    if (from_memory_(distinct[d], vectors[d])) {
+    if (from_memory_(text_of(d), vectors[d])) {
       stats.memory_hits.fetch_add(1, std::memory_order_relaxed);
     } else {
       missing.push_back(d);
     }
   }
+  // Of the vectors this call adds to memory, only the last `capacity` would stay there: the others
+  // are not copied in only to be dropped.
+  const std::uint64_t capacity = settings_->memory_entries();
+  const std::size_t first_kept =
+      missing.size() > capacity ? missing.size() - static_cast<std::size_t>(capacity) : 0;
   const std::shared_ptr<embedding_store> store = missing.empty() ? nullptr : settings_->store();
   if (store) {
     std::vector<std::string> keys;
     keys.reserve(missing.size());
-    for (const std::size_t d : missing) keys.push_back(distinct[d]);
+    for (const std::size_t d : missing) keys.push_back(text_of(d));
     auto found = store->get(model_, keys);
     std::vector<std::size_t> still;
     for (std::size_t k = 0; k < missing.size(); ++k) {
       if (found[k]) {
         vectors[missing[k]] = std::move(*found[k]);
-        to_memory_(distinct[missing[k]], vectors[missing[k]]);
+        if (k >= first_kept) to_memory_(text_of(missing[k]), vectors[missing[k]]);
         stats.disk_hits.fetch_add(1, std::memory_order_relaxed);
       } else {
         still.push_back(missing[k]);
@@ -83,12 +89,14 @@ embedding_outcome caching_embedder::do_embed_(std::span<const std::string> texts
     }
     missing = std::move(still);
   }
+  const std::size_t kept_from =
+      missing.size() > capacity ? missing.size() - static_cast<std::size_t>(capacity) : 0;
   const std::size_t batch = std::max<std::size_t>(1, inner_->max_batch());
   for (std::size_t start = 0; start < missing.size(); start += batch) {
     const std::size_t end = std::min(missing.size(), start + batch);
     std::vector<std::string> chunk;
     chunk.reserve(end - start);
-    for (std::size_t k = start; k < end; ++k) chunk.push_back(distinct[missing[k]]);
+    for (std::size_t k = start; k < end; ++k) chunk.push_back(text_of(missing[k]));
     stats.calls.fetch_add(1, std::memory_order_relaxed);
     embedding_outcome got = inner_->embed(chunk);
     if (!got.ok) return got;
@@ -96,12 +104,20 @@ embedding_outcome caching_embedder::do_embed_(std::span<const std::string> texts
     if (store) store->put(model_, chunk, got.vectors);
     for (std::size_t k = start; k < end; ++k) {
       vectors[missing[k]] = std::move(got.vectors[k - start]);
-      to_memory_(distinct[missing[k]], vectors[missing[k]]);
+      if (k >= kept_from) to_memory_(text_of(missing[k]), vectors[missing[k]]);
     }
   }
+  // Each text's vector; the last text of a vector takes it rather than a copy.
+  std::vector<std::size_t> last_use(distinct.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) last_use[slot[i]] = i;
   embedding_outcome out;
   out.vectors.reserve(texts.size());
-  for (std::size_t i = 0; i < texts.size(); ++i) out.vectors.push_back(vectors[slot[i]]);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (last_use[slot[i]] == i)
+      out.vectors.push_back(std::move(vectors[slot[i]]));
+    else
+      out.vectors.push_back(vectors[slot[i]]);
+  }
   return out;
 }
 

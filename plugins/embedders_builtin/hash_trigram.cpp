@@ -1,5 +1,6 @@
 #include "hash_trigram.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -8,15 +9,34 @@
 namespace sqlmorph::builtin {
 
 std::vector<double> hash_trigram_vector(std::string_view text) {
-  std::vector<std::uint32_t> units = decode_utf8(python_lower(text));
-  units.insert(units.begin(), ' ');
-  units.push_back(' ');
+  const std::string lower = python_lower(text);
+  // The padded text's bytes, and where each code point starts in them (with the end last): a
+  // window of three code points is the bytes from one start to the start three further on, hashed
+  // where it lies.
+  std::string bytes;
+  bytes.reserve(lower.size() + 2);
+  std::vector<std::size_t> starts;
+  if (std::all_of(lower.begin(), lower.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    bytes.push_back(' ');  // ASCII, the common case: a code point is a byte
+    bytes += lower;
+    bytes.push_back(' ');
+  } else {
+    std::vector<std::uint32_t> units = decode_utf8(lower);
+    units.insert(units.begin(), ' ');
+    units.push_back(' ');
+    starts.reserve(units.size() + 1);
+    for (const std::uint32_t u : units) {
+      starts.push_back(bytes.size());
+      append_utf8(bytes, u);
+    }
+    starts.push_back(bytes.size());
+  }
+  const std::size_t windows = starts.empty() ? bytes.size() - 2 : starts.size() - 3;
+  const std::string_view all(bytes);
   std::array<std::int64_t, hash_trigram_dimensions> counts{};
-  std::string window;
-  for (std::size_t i = 0; i + 3 <= units.size(); ++i) {
-    window.clear();
-    for (std::size_t k = 0; k < 3; ++k) append_utf8(window, units[i + k]);
-    const std::uint64_t h = fnv1a64(window);
+  for (std::size_t i = 0; i < windows; ++i) {
+    const std::uint64_t h =
+        fnv1a64(starts.empty() ? all.substr(i, 3) : all.substr(starts[i], starts[i + 3] - starts[i]));
     counts[h % hash_trigram_dimensions] += ((h >> 8) & 1) == 0 ? 1 : -1;
   }
   std::int64_t sum = 0;  // exact: at most (text length)^2, far below 2^63 for any real text

@@ -1,5 +1,6 @@
 #include "semantic_rows.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -39,7 +40,7 @@ row_match semantic_rows::do_match_(const match_input& in, const column_alignment
     // assignment gives each distinct string as many copies as it has rows (grouped_assignment: the
     // same optimum as the assignment of every row). A string in both results is one text, of
     // similarity 1 with itself.
-    std::vector<std::string> distinct;
+    std::vector<std::size_t> first_row;  // of each distinct text
     std::unordered_map<std::string_view, std::size_t> text_id;
     std::vector<std::size_t> gold_text;  // text of each gold group, and rows per group
     std::vector<std::size_t> gold_count;
@@ -49,7 +50,7 @@ row_match semantic_rows::do_match_(const match_input& in, const column_alignment
     for (std::size_t k = 0; k < texts.size(); ++k) {
       if (k == gold_n) group_of.clear();
       const auto [it, added] = text_id.emplace(texts[k], text_id.size());
-      if (added) distinct.push_back(texts[k]);
+      if (added) first_row.push_back(k);
       auto& side_text = k < gold_n ? gold_text : pred_text;
       auto& side_count = k < gold_n ? gold_count : pred_count;
       const auto [g, new_group] = group_of.emplace(it->second, side_text.size());
@@ -59,17 +60,36 @@ row_match semantic_rows::do_match_(const match_input& in, const column_alignment
       }
       ++side_count[g->second];
     }
-    const std::vector<std::vector<double>> vectors = embed_or_throw(*embedder_, distinct);
-    const auto floats = [&](const std::vector<std::size_t>& ids) {
-      std::vector<float_vector> out;
-      out.reserve(ids.size());
-      for (const std::size_t id : ids) out.push_back(to_float(vectors[id]));
-      return out;
-    };
+    text_id.clear();  // (its keys view `texts`, moved from now)
+    std::vector<std::string> distinct;
+    distinct.reserve(first_row.size());
+    for (const std::size_t k : first_row) distinct.push_back(std::move(texts[k]));
+    // Embedded a batch at a time and kept as float32 only (half the memory of the embedder's
+    // doubles, which a prediction of 200,000 rows makes count).
+    std::vector<float_vector> vectors;
+    vectors.reserve(distinct.size());
+    const std::size_t batch = std::max<std::size_t>(1, embedder_->max_batch());
+    for (std::size_t start = 0; start < distinct.size(); start += batch) {
+      const std::span<const std::string> some(distinct.data() + start,
+                                              std::min(batch, distinct.size() - start));
+      for (const std::vector<double>& v : embed_or_throw(*embedder_, some)) vectors.push_back(to_float(v));
+    }
+    // Each side's vectors: a text of the gold side only, or of both sides, is copied; a text of the
+    // predicted side only is moved.
+    std::vector<char> on_gold_side(distinct.size(), 0);
+    for (const std::size_t id : gold_text) on_gold_side[id] = 1;
+    std::vector<float_vector> gold_vectors;
+    gold_vectors.reserve(gold_text.size());
+    for (const std::size_t id : gold_text) gold_vectors.push_back(vectors[id]);
+    std::vector<float_vector> pred_vectors;
+    pred_vectors.reserve(pred_text.size());
+    for (const std::size_t id : pred_text)
+      pred_vectors.push_back(on_gold_side[id] ? vectors[id] : std::move(vectors[id]));
+    vectors.clear();
     const std::size_t gold_groups = gold_text.size();
     std::vector<double> sim;
     {  // (the float matrix is gone before the assignment makes its own copy)
-      const std::vector<float> cosines = row_cosine_matrix(floats(pred_text), floats(gold_text));
+      const std::vector<float> cosines = row_cosine_matrix(pred_vectors, gold_vectors);
       sim.resize(cosines.size());
       for (std::size_t p = 0; p < pred_text.size(); ++p) {
         for (std::size_t g = 0; g < gold_groups; ++g) {

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -13,6 +14,7 @@
 #include <random>
 
 #include <sqlmorph/embedder.hpp>
+#include <sqlmorph/unicode.hpp>
 
 #include "column_descriptions.hpp"
 #include "hash_trigram.hpp"
@@ -120,6 +122,61 @@ TEST_CASE("hash_trigram: every worked example of EMBEDDING.md, bit for bit") {
       CAPTURE(i);
       CHECK(v[i] == want[i]);  // exact: same operations, same IEEE results
     }
+  }
+}
+
+namespace {
+
+// EMBEDDING.md's steps spelled out: each window's three code points encoded into a string of its
+// own, then hashed. hash_trigram_vector hashes the windows where they lie in the padded text.
+std::vector<double> hash_trigram_by_the_steps(std::string_view text) {
+  std::vector<std::uint32_t> units = decode_utf8(python_lower(text));
+  units.insert(units.begin(), ' ');
+  units.push_back(' ');
+  std::array<std::int64_t, 256> counts{};
+  for (std::size_t i = 0; i + 3 <= units.size(); ++i) {
+    std::string window;
+    for (std::size_t k = 0; k < 3; ++k) append_utf8(window, units[i + k]);
+    const std::uint64_t h = builtin::fnv1a64(window);
+    counts[h % 256] += ((h >> 8) & 1) == 0 ? 1 : -1;
+  }
+  std::int64_t sum = 0;
+  for (const std::int64_t c : counts) sum += c * c;
+  std::vector<double> out(256, 0.0);
+  if (sum == 0) return out;
+  for (std::size_t i = 0; i < 256; ++i)
+    out[i] = static_cast<double>(counts[i]) / std::sqrt(static_cast<double>(sum));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("hash_trigram: the same vectors as the steps of EMBEDDING.md, on ASCII, UTF-8 and invalid bytes") {
+  std::mt19937 rng(2026);
+  // Bytes drawn from ASCII letters, UTF-8 lead and continuation bytes, and the rest.
+  const std::string pieces[] = {"a",
+                                "Z",
+                                " ",
+                                "|",
+                                "7",
+                                "\xc3\xa9",
+                                "\xc3",
+                                "\xa9",
+                                "\xe2\x80\x94",
+                                "\xf0\x9f\x98\x80",
+                                "\xed\xa0\x80",
+                                "\xff",
+                                "\xc4\xb0",
+                                "\xce\xa3",
+                                "N/A"};
+  std::uniform_int_distribution<std::size_t> piece(0, std::size(pieces) - 1);
+  std::uniform_int_distribution<int> length(0, 12);
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string text;
+    const int n = length(rng);
+    for (int k = 0; k < n; ++k) text += pieces[piece(rng)];
+    CAPTURE(text);
+    CHECK(builtin::hash_trigram_vector(text) == hash_trigram_by_the_steps(text));
   }
 }
 
