@@ -3,7 +3,6 @@
 // a few candidate pairs per group certified optimal by LP duality for large ones.
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -201,33 +200,45 @@ candidate_lists pack(const std::vector<double>& cost, std::size_t m,
 }
 
 // Each unit group's `k` cheapest columns, and the column a greedy pass gives each unit row (each
-// takes the cheapest column with room), so that the candidates hold a full assignment.
+// takes the cheapest column with room — among its group's cheapest when one has room, which is
+// then listed already), so that the candidates hold a full assignment.
 std::vector<std::vector<std::size_t>> first_candidates(const std::vector<double>& cost,
                                                        std::span<const std::size_t> group_of,
                                                        std::span<const std::size_t> capacity,
                                                        std::size_t groups, std::size_t k) {
   const std::size_t m = capacity.size();
+  const std::size_t take = std::min(k, m);
   std::vector<std::vector<std::size_t>> per_group(groups);
-  std::vector<std::size_t> order(m);
+  std::vector<std::pair<double, std::size_t>> kept;  // a max-heap of the `take` cheapest so far
   for (std::size_t g = 0; g < groups; ++g) {
     const double* row = cost.data() + g * m;
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    const auto cheaper = [row](std::size_t a, std::size_t b) {
-      return row[a] < row[b] || (row[a] == row[b] && a < b);
-    };
-    const std::size_t take = std::min(k, m);
-    std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(take), order.end(), cheaper);
-    per_group[g].assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(take));
+    kept.clear();
+    for (std::size_t j = 0; j < m; ++j) {
+      if (kept.size() < take) {
+        kept.emplace_back(row[j], j);
+        std::push_heap(kept.begin(), kept.end());
+      } else if (row[j] < kept.front().first) {  // (ties: the lower column stays)
+        std::pop_heap(kept.begin(), kept.end());
+        kept.back() = {row[j], j};
+        std::push_heap(kept.begin(), kept.end());
+      }
+    }
+    for (const auto& [c, j] : kept) per_group[g].push_back(j);
   }
   std::vector<std::size_t> room(capacity.begin(), capacity.end());
   for (const std::size_t g : group_of) {
     const double* row = cost.data() + g * m;
     std::size_t best = unassigned;
-    for (std::size_t j = 0; j < m; ++j) {
+    for (const std::size_t j : per_group[g]) {
       if (room[j] > 0 && (best == unassigned || row[j] < row[best])) best = j;
     }
+    if (best == unassigned) {
+      for (std::size_t j = 0; j < m; ++j) {
+        if (room[j] > 0 && (best == unassigned || row[j] < row[best])) best = j;
+      }
+      per_group[g].push_back(best);
+    }
     --room[best];
-    per_group[g].push_back(best);
   }
   for (auto& cols : per_group) {
     std::sort(cols.begin(), cols.end());
@@ -238,36 +249,47 @@ std::vector<std::vector<std::size_t>> first_candidates(const std::vector<double>
 
 // LP duality: the candidates' optimum is the optimum of every pair when no pair left out has a
 // negative reduced cost cost − u − v (beyond `tolerance`, for rounding). Adds such pairs to the
-// candidates, at most `most` per group (the most negative: a few rounds of the duals' advice keep
-// the candidates small, where adding every such pair at once listed half the matrix); returns how
-// many. (Rows of a group share their costs: the group's largest u gives its least reduced costs.)
+// candidates, at most `most` per group, doubled for each earlier round in which the group had
+// some (the most negative: a few rounds of the duals' advice keep the candidates small, where
+// adding every such pair at once listed half the matrix); returns how many. (Rows of a group share their
+// costs: the group's largest u gives its least reduced costs.)
 std::size_t add_violations(const std::vector<double>& cost, std::span<const std::size_t> group_of,
                            const transport_solver& solved, double tolerance, std::size_t most,
-                           std::vector<std::vector<std::size_t>>& per_group) {
+                           std::vector<unsigned>& strikes, std::vector<std::vector<std::size_t>>& per_group) {
   const std::size_t m = solved.v().size();
   std::vector<double> u_max(per_group.size(), -inf);
   for (std::size_t i = 0; i < group_of.size(); ++i)
     u_max[group_of[i]] = std::max(u_max[group_of[i]], solved.u()[i]);
   std::vector<char> listed(m, 0);
   std::size_t added = 0;
+  const double* v = solved.v().data();
   for (std::size_t g = 0; g < per_group.size(); ++g) {
+    // Pair (g, j) violates when cost − v[j] < u_max − tolerance. Most groups have none once the
+    // candidates are nearly right: a pass without branches tells.
+    const double* row = cost.data() + g * m;
+    const double below = u_max[g] - tolerance;
+    bool any = false;
+    for (std::size_t j = 0; j < m; ++j) any |= row[j] - v[j] < below;
+    if (!any) continue;
     auto& cols = per_group[g];
     for (const std::size_t j : cols) listed[j] = 1;
-    const double* row = cost.data() + g * m;
     const std::size_t before = cols.size();
     for (std::size_t j = 0; j < m; ++j) {
-      if (!listed[j] && row[j] - u_max[g] - solved.v()[j] < -tolerance) cols.push_back(j);
+      if (row[j] - v[j] < below && !listed[j]) cols.push_back(j);
     }
     for (std::size_t k = 0; k < before; ++k) listed[cols[k]] = 0;
-    if (cols.size() > before + most) {  // the `most` most negative only
+    // The `most` most negative only, doubled for each round the group violated before.
+    const std::size_t allowed = most << std::min(strikes[g]++, 20u);
+    if (cols.size() > before + allowed) {
       const auto more_negative = [&](std::size_t a, std::size_t b) {
-        const double ra = row[a] - solved.v()[a];
-        const double rb = row[b] - solved.v()[b];
+        const double ra = row[a] - v[a];
+        const double rb = row[b] - v[b];
         return ra < rb || (ra == rb && a < b);
       };
       std::nth_element(cols.begin() + static_cast<std::ptrdiff_t>(before),
-                       cols.begin() + static_cast<std::ptrdiff_t>(before + most), cols.end(), more_negative);
-      cols.resize(before + most);
+                       cols.begin() + static_cast<std::ptrdiff_t>(before + allowed), cols.end(),
+                       more_negative);
+      cols.resize(before + allowed);
     }
     if (cols.size() > before) {
       added += cols.size() - before;
@@ -305,10 +327,11 @@ std::vector<std::size_t> solve_transport(const std::vector<double>& cost,
   }
   const double tolerance = 1e-12 * std::max(1.0, largest);
   std::vector<std::vector<std::size_t>> per_group = first_candidates(cost, group_of, capacity, groups, k);
+  std::vector<unsigned> strikes(groups, 0);
   for (int round = 0;; ++round) {
     transport_solver solver(cost, group_of, capacity);
     solver.solve_sparse(pack(cost, m, per_group));
-    if (add_violations(cost, group_of, solver, tolerance, k, per_group) == 0) return solver.col_of();
+    if (add_violations(cost, group_of, solver, tolerance, k, strikes, per_group) == 0) return solver.col_of();
     std::size_t listed = 0;
     for (const auto& cols : per_group) listed += cols.size();
     // Candidates that keep growing cost more than they save: every pair then.
