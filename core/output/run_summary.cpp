@@ -154,7 +154,7 @@ std::uint32_t run_summary::number_of(string_ids& ids, std::string_view s) {
   return ids.emplace(std::string(s), static_cast<std::uint32_t>(ids.size())).first->second;
 }
 
-run_summary::group& run_summary::indexed::at(const group_key& key, const record& r) {
+std::size_t run_summary::indexed::index_of(const group_key& key, const record& r) {
   auto it = index.find(key);
   if (it == index.end()) {
     it = index.emplace(key, items.size()).first;
@@ -164,15 +164,15 @@ run_summary::group& run_summary::indexed::at(const group_key& key, const record&
     g.penalize = r.penalize_extra_pred_cols;
     items.push_back(std::move(g));
   }
-  return items[it->second];
+  return it->second;
 }
 
 namespace {
 const char* const agreement_names[4] = {"judge1_ex1", "judge1_ex0", "judge0_ex1", "judge0_ex0"};
 constexpr const char* ex_technique = "execution_accuracy";
 
-std::string example_key(const record& r) {
-  return r.id + '\x1f' + r.system;
+std::uint64_t example_key(std::uint32_t example, std::uint32_t system) {
+  return (static_cast<std::uint64_t>(example) << 32) | system;
 }
 
 std::string format_share(const std::optional<double>& m, int decimals) {
@@ -233,7 +233,8 @@ void run_summary::add_judge(const record& r) {
   g.labels.push_back(static_cast<float>(*j.label));
   g.confidences.push_back(static_cast<float>(j.confidence.value_or(0.0)));
   // The example's EX record comes before its judges' records (same unit, techniques first).
-  const auto ex = ex_of_example_.find(example_key(r));
+  const example_ids& ids = ids_of(r);
+  const auto ex = ex_of_example_.find(example_key(ids.example, ids.system_id));
   if (ex == ex_of_example_.end() || !ex->second) return;
   const bool judge1 = *j.label == 1;
   const bool ex1 = *ex->second >= 1.0;
@@ -274,11 +275,12 @@ std::size_t run_summary::group::qvt_groups() const {
   return groups;
 }
 
-void run_summary::add(const record& r, const example_facts* facts) {
+void run_summary::add(const record& r, const example_facts* facts, std::size_t slot) {
   if (is_judge_technique(r.technique)) return add_judge(r);
+  const example_ids& ids = ids_of(r);
   if (r.technique == ex_technique) {
     saw_ex_ = true;
-    ex_of_example_[example_key(r)] = r.scores.ex;
+    ex_of_example_[example_key(ids.example, ids.system_id)] = r.scores.ex;
   }
   spider::exact_match_scores em;
   if (r.technique == exact_match_technique && r.status == example_status::ok &&
@@ -299,10 +301,9 @@ void run_summary::add(const record& r, const example_facts* facts) {
       values[static_cast<std::size_t>(level - levels.begin())].push_back(em.exact);
     values[all].push_back(em.exact);
   }
-  const example_ids& ids = ids_of(r);
   const std::uint32_t penalize = r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? 1 : 0) : 2;
-  group_key key{ids.system_id, id_of(r.technique), penalize, 0};
-  group& top = groups_.at(key, r);
+  const std::array<group*, 3> found = groups_of_(r, ids.system_id, penalize, ids.difficulty_id, ids.db, slot);
+  group& top = *found[0];
   top.add(r);
   top.questions.push_back(ids.question);
   const auto or_nan = [](const std::optional<double>& v) {
@@ -334,14 +335,46 @@ void run_summary::add(const record& r, const example_facts* facts) {
       counts.second += *r.scores.ex >= 1.0;
     }
   }
-  key[3] = ids.difficulty_id;
-  group& d = by_difficulty_.at(key, r);
+  group& d = *found[1];
   if (d.count == 0) d.difficulty = r.difficulty;
   d.add(r);
-  key[3] = ids.db;
-  group& b = by_database_.at(key, r);
+  group& b = *found[2];
   if (b.count == 0) b.db_id = r.db_id;
   b.add(r);
+}
+
+std::array<run_summary::group*, 3> run_summary::groups_of_(const record& r, std::uint32_t system_id,
+                                                           std::uint32_t penalize,
+                                                           std::uint32_t difficulty_id, std::uint32_t db,
+                                                           std::size_t slot) {
+  indexed* const tables[3] = {&groups_, &by_difficulty_, &by_database_};
+  if (slot == no_slot) {
+    const group_key key{system_id, id_of(r.technique), penalize, 0};
+    return {&groups_.at(key, r), &by_difficulty_.at({key[0], key[1], key[2], difficulty_id}, r),
+            &by_database_.at({key[0], key[1], key[2], db}, r)};
+  }
+  if (system_id >= slots_.size()) slots_.resize(system_id + 1);
+  std::vector<slot_groups>& of_system = slots_[system_id];
+  if (slot >= of_system.size()) of_system.resize(slot + 1);
+  slot_groups& s = of_system[slot];
+  if (!s.known || s.penalize != penalize || s.technique != r.technique) {
+    s.technique = r.technique;
+    s.technique_id = id_of(r.technique);
+    s.penalize = penalize;
+    s.top = groups_.index_of({system_id, s.technique_id, penalize, 0}, r);
+    for (auto& v : s.by_value) v.clear();
+    s.known = true;
+  }
+  std::array<group*, 3> out{&groups_.items[s.top], nullptr, nullptr};
+  const std::uint32_t values[2] = {difficulty_id, db};
+  for (std::size_t t = 0; t < 2; ++t) {
+    std::vector<std::size_t>& known = s.by_value[t];
+    if (values[t] >= known.size()) known.resize(values[t] + 1, 0);
+    if (known[values[t]] == 0)
+      known[values[t]] = tables[t + 1]->index_of({system_id, s.technique_id, penalize, values[t]}, r) + 1;
+    out[t + 1] = &tables[t + 1]->items[known[values[t]] - 1];
+  }
+  return out;
 }
 
 const run_summary::example_ids& run_summary::ids_of(const record& r) {
@@ -354,6 +387,7 @@ const run_summary::example_ids& run_summary::ids_of(const record& r) {
   current_.difficulty = r.difficulty;
   current_.db_id = r.db_id;
   current_.system_id = id_of(r.system);
+  current_.example = number_of(record_ids_, r.id);
   current_.difficulty_id = id_of(r.difficulty);
   current_.db = id_of(r.db_id);
   // The question: the id without the "SYSTEM:" prefix of benchmark runs.

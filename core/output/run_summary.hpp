@@ -29,8 +29,11 @@ struct example_facts {
 
 class run_summary {
  public:
-  /// Adds a record; with `facts`, also to the feature slices and QVT groups of its group.
-  void add(const record& r, const example_facts* facts = nullptr);
+  static constexpr std::size_t no_slot = static_cast<std::size_t>(-1);
+  /// Adds a record; with `facts`, also to the feature slices and QVT groups of its group. `slot`:
+  /// the record's position among its example's records, when every example's records come in the
+  /// same order of technique variants (a run's do): its groups are then remembered by position.
+  void add(const record& r, const example_facts* facts = nullptr, std::size_t slot = no_slot);
 
   struct group {
     std::string system;
@@ -151,10 +154,16 @@ class run_summary {
   struct group_key_hash {
     std::size_t operator()(const group_key& k) const noexcept;
   };
+  struct group_key_equal {  // (std::array's == calls memcmp)
+    bool operator()(const group_key& a, const group_key& b) const noexcept {
+      return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
+    }
+  };
   struct indexed {
     std::vector<group> items;
-    std::unordered_map<group_key, std::size_t, group_key_hash> index;
-    group& at(const group_key& key, const record& r);
+    std::unordered_map<group_key, std::size_t, group_key_hash, group_key_equal> index;
+    group& at(const group_key& key, const record& r) { return items[index_of(key, r)]; }
+    std::size_t index_of(const group_key& key, const record& r);
   };
   // Strings numbered in the order first seen, looked up without copying them.
   struct string_hash {
@@ -174,6 +183,7 @@ class run_summary {
     std::string difficulty;
     std::string db_id;
     std::uint32_t system_id = 0;
+    std::uint32_t example = 0;  // the number of the record id
     std::uint32_t question = 0;
     std::uint32_t difficulty_id = 0;
     std::uint32_t db = 0;
@@ -184,14 +194,29 @@ class run_summary {
   const example_ids& ids_of(const record& r);
   example_ids current_;
   bool has_current_ = false;
+  string_ids record_ids_;
+  // The groups of the records of one system in one slot, for the technique and penalize value of
+  // its last record: its technique's group, and its difficulty's and database's groups by the
+  // number of the difficulty and of the database (index + 1 into items; 0: not looked up yet).
+  struct slot_groups {
+    std::string technique;
+    std::uint32_t technique_id = 0;
+    std::uint32_t penalize = 0;
+    bool known = false;
+    std::size_t top = 0;
+    std::array<std::vector<std::size_t>, 2> by_value;
+  };
+  std::vector<std::vector<slot_groups>> slots_;  // by system number, then slot
+  std::array<group*, 3> groups_of_(const record& r, std::uint32_t system_id, std::uint32_t penalize,
+                                   std::uint32_t difficulty_id, std::uint32_t db, std::size_t slot);
 
   void add_judge(const record& r);
 
   string_ids ids_;
   std::vector<judge_group> judges_;
   std::unordered_map<std::uint64_t, std::size_t> judge_index_;  // (system id, judge id) -> judges_
-  // EX of execution_accuracy per example (id and system), for the agreement of judges.
-  std::unordered_map<std::string, std::optional<double>> ex_of_example_;
+  // EX of execution_accuracy per example (record id and system numbers), for the agreement of judges.
+  std::unordered_map<std::uint64_t, std::optional<double>> ex_of_example_;
   bool saw_ex_ = false;
   std::vector<std::pair<std::string, spider::exact_match_summary>> exact_match_;
   /// Per entry of exact_match_, per level of spider::exact_match_levels: each example's EM (0/1).

@@ -20,7 +20,7 @@ void run_tally::add(const work_unit& unit, const record* records, std::size_t co
       if (added) it->second = feature_mask(features_of(ex.gold));
       facts = {it->second, ex.gold};
     }
-    summary_.add(records[k], &facts);
+    summary_.add(records[k], &facts, k % per_example_);
   }
   for (std::size_t i = 0; i < count; i += per_example_) {
     ++done_;
