@@ -66,11 +66,13 @@ embedding_outcome caching_embedder::do_embed_(std::span<const std::string> texts
       missing.push_back(d);
     }
   }
-  // Of the vectors this call adds to memory, only the last `capacity` would stay there: the others
+  // Of the n vectors a step adds to memory, only the last `capacity` would stay there: the others
   // are not copied in only to be dropped.
   const std::uint64_t capacity = settings_->memory_entries();
-  const std::size_t first_kept =
-      missing.size() > capacity ? missing.size() - static_cast<std::size_t>(capacity) : 0;
+  const auto first_kept_of = [capacity](std::size_t n) {
+    return n > capacity ? n - static_cast<std::size_t>(capacity) : std::size_t{0};
+  };
+  const std::size_t first_kept = first_kept_of(missing.size());
   const std::shared_ptr<embedding_store> store = missing.empty() ? nullptr : settings_->store();
   if (store) {
     std::vector<std::string> keys;
@@ -89,8 +91,7 @@ embedding_outcome caching_embedder::do_embed_(std::span<const std::string> texts
     }
     missing = std::move(still);
   }
-  const std::size_t kept_from =
-      missing.size() > capacity ? missing.size() - static_cast<std::size_t>(capacity) : 0;
+  const std::size_t kept_from = first_kept_of(missing.size());
   const std::size_t batch = std::max<std::size_t>(1, inner_->max_batch());
   for (std::size_t start = 0; start < missing.size(); start += batch) {
     const std::size_t end = std::min(missing.size(), start + batch);

@@ -368,11 +368,9 @@ std::array<run_summary::group*, 3> run_summary::groups_of_(const record& r, std:
   std::array<group*, 3> out{&groups_.items[s.top], nullptr, nullptr};
   const std::uint32_t values[2] = {difficulty_id, db};
   for (std::size_t t = 0; t < 2; ++t) {
-    std::vector<std::size_t>& known = s.by_value[t];
-    if (values[t] >= known.size()) known.resize(values[t] + 1, 0);
-    if (known[values[t]] == 0)
-      known[values[t]] = tables[t + 1]->index_of({system_id, s.technique_id, penalize, values[t]}, r) + 1;
-    out[t + 1] = &tables[t + 1]->items[known[values[t]] - 1];
+    const auto [it, added] = s.by_value[t].try_emplace(values[t], 0);
+    if (added) it->second = tables[t + 1]->index_of({system_id, s.technique_id, penalize, values[t]}, r);
+    out[t + 1] = &tables[t + 1]->items[it->second];
   }
   return out;
 }

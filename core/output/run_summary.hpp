@@ -197,14 +197,16 @@ class run_summary {
   string_ids record_ids_;
   // The groups of the records of one system in one slot, for the technique and penalize value of
   // its last record: its technique's group, and its difficulty's and database's groups by the
-  // number of the difficulty and of the database (index + 1 into items; 0: not looked up yet).
+  // number of the difficulty and of the database (index into items). (Maps, not vectors indexed by
+  // the numbers: those count every string of the run, and a run of many databases would pay for
+  // them in every slot of every system.)
   struct slot_groups {
     std::string technique;
     std::uint32_t technique_id = 0;
     std::uint32_t penalize = 0;
     bool known = false;
     std::size_t top = 0;
-    std::array<std::vector<std::size_t>, 2> by_value;
+    std::array<std::unordered_map<std::uint32_t, std::size_t>, 2> by_value;
   };
   std::vector<std::vector<slot_groups>> slots_;  // by system number, then slot
   std::array<group*, 3> groups_of_(const record& r, std::uint32_t system_id, std::uint32_t penalize,

@@ -318,13 +318,14 @@ std::vector<std::size_t> solve_transport(const std::vector<double>& cost,
   for (const double c : cost) largest = std::max(largest, std::abs(c));
   const bool automatic = candidates == 0;
   const std::size_t k = automatic ? default_candidates : candidates;
-  const bool sparse =
-      largest <= largest_certified_cost && (!automatic || (groups * m >= dense_pairs && m >= 4 * k));
-  if (!sparse) {
+  const auto over_every_pair = [&] {
     transport_solver solver(cost, group_of, capacity);
     solver.solve_dense();
     return solver.col_of();
-  }
+  };
+  const bool sparse =
+      largest <= largest_certified_cost && (!automatic || (groups * m >= dense_pairs && m >= 4 * k));
+  if (!sparse) return over_every_pair();
   const double tolerance = 1e-12 * std::max(1.0, largest);
   std::vector<std::vector<std::size_t>> per_group = first_candidates(cost, group_of, capacity, groups, k);
   std::vector<unsigned> strikes(groups, 0);
@@ -335,11 +336,7 @@ std::vector<std::size_t> solve_transport(const std::vector<double>& cost,
     std::size_t listed = 0;
     for (const auto& cols : per_group) listed += cols.size();
     // Candidates that keep growing cost more than they save: every pair then.
-    if (automatic && (round >= max_rounds || listed * 4 > groups * m)) {
-      transport_solver dense(cost, group_of, capacity);
-      dense.solve_dense();
-      return dense.col_of();
-    }
+    if (automatic && (round >= max_rounds || listed * 4 > groups * m)) return over_every_pair();
   }
 }
 
