@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "eval/equal_result_scores.hpp"
 #include "eval/example_run.hpp"
 #include "eval/technique_scoring.hpp"
 
@@ -12,7 +13,8 @@ example_evaluator::example_evaluator(query_executor& queries,
                                      std::shared_ptr<const backend_routes> routes)
     : queries_(queries), techniques_(std::move(techniques)), routes_(std::move(routes)) {}
 
-std::vector<record> example_evaluator::evaluate(const example& ex, std::string* evidence) {
+std::vector<record> example_evaluator::evaluate(const example& ex, std::string* evidence,
+                                                equal_result_scores* shared) {
   example_run run(queries_, ex, *routes_);
   std::vector<record> out;
   out.reserve(techniques_.size());
@@ -62,13 +64,22 @@ std::vector<record> example_evaluator::evaluate(const example& ex, std::string* 
       // A scorer that measures efficiency runs the queries again through this timer.
       example_timer timer(queries_, gold_target, gold_sql.sql, pred_target, pred_sql.sql);
       const stopwatch scoring;
-      auto scored = score_technique(t, ex.id, [&] {
+      // An earlier prediction of this question with an equal result was scored already.
+      std::optional<equal_result_scores::key> same;
+      const equal_result_scores::outcome* earlier = nullptr;
+      if (shared != nullptr && t.reads_only_results()) {
+        same = equal_result_scores::key{&t, run.digest(gold->rows), run.digest(pred->rows), gold_sql.sql};
+        earlier = shared->find(*same);
+      }
+      auto scored = earlier != nullptr ? *earlier : score_technique(t, ex.id, [&] {
         const result& g = run.normalize(t, gold_target, gold_sql.sql, gold->rows);
         const result& p = run.normalize(t, pred_target, pred_sql.sql, pred->rows);
         return t.evaluate(match_input{g, p, gold_sql.sql, pred_sql.sql, &timer}, run.memo());
       });
-      // (A scorer that re-runs the queries through the timer counts that time here too.)
+      // (A scorer that re-runs the queries through the timer counts that time here too; a copy
+      // counts the time to find it.)
       r.technique_ms = scoring.elapsed_ms();
+      if (same && earlier == nullptr) shared->remember(std::move(*same), scored);
       if (auto* s = std::get_if<scores>(&scored)) {
         r.scores = std::move(*s);
         problem = timer.failure();

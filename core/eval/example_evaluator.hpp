@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "eval/equal_result_scores.hpp"
 #include "eval/example.hpp"
 #include "eval/example_evidence.hpp"
 #include "eval/query_executor.hpp"
@@ -25,7 +26,10 @@ class example_evaluator {
   /// One record per technique variant, in the order the variants were given. Never throws for
   /// problems of the example itself: failures become statuses. With `evidence`, also the example's
   /// evidence (example_evidence.hpp: evidence_body) from the first variant that executes queries.
-  std::vector<record> evaluate(const example& ex, std::string* evidence = nullptr);
+  /// With `shared` (one per question), a technique that reads only the results copies the scores of
+  /// an earlier prediction whose results were equal (equal_result_scores.hpp) and stores its own.
+  std::vector<record> evaluate(const example& ex, std::string* evidence = nullptr,
+                               equal_result_scores* shared = nullptr);
 
   /// How much of each result the evidence keeps.
   void set_evidence_options(const evidence_options& o) noexcept { evidence_options_ = o; }

@@ -57,6 +57,12 @@ const result& example_run::normalize(const technique& t, const query_target& whe
   return it->second ? *it->second : rows;
 }
 
+const result_digest& example_run::digest(const result& r) {
+  auto it = digests_.find(&r);
+  if (it == digests_.end()) it = digests_.emplace(&r, digest_of(r)).first;
+  return it->second;
+}
+
 timed_runs example_timer::repeat(std::size_t iterations) {
   timed_runs runs = queries_.repeat(gold_where_, gold_sql_, pred_where_, pred_sql_, iterations);
   failure_ = failure_of(runs);

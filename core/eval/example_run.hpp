@@ -14,6 +14,7 @@
 #include "eval/example.hpp"
 #include "eval/query_executor.hpp"
 #include "eval/query_failure.hpp"
+#include "eval/result_digest.hpp"
 #include "techniques/technique.hpp"
 
 namespace sqlmorph::core {
@@ -33,6 +34,8 @@ class example_run {
     return role == query_role::gold ? gold_target_ : pred_target_;
   }
   match_memo& memo() noexcept { return memo_; }
+  /// The digest of `r`, a result of this example (computed once per result).
+  const result_digest& digest(const result& r);
 
   /// The SQL of `role` after the technique's rewriters, or the rewrite's failure.
   struct rewritten {
@@ -58,6 +61,7 @@ class example_run {
   std::map<std::string, rewritten, std::less<>> rewrites_;
   std::map<std::string, std::shared_ptr<const result>, std::less<>> normalized_;
   match_memo memo_;
+  std::map<const result*, result_digest> digests_;
 };
 
 /// The host's query_timer for one example: times the example's rewritten queries through the

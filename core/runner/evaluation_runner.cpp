@@ -199,6 +199,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   shared_query_cache shared(settings.memory_cache_bytes);
   schema_cache schemas;
   std::atomic<std::uint64_t> shared_answers{0};
+  std::atomic<std::uint64_t> shared_scores{0};
   interrupt_scope interrupts(settings.handle_signals);
   const auto stop_asked = [&] {
     return (settings.handle_signals && interrupt_requested) ||
@@ -218,12 +219,13 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     return [&, queries, evaluator, panel](std::size_t u) {
       finished_unit done;
       done.examples = units[u].examples.size();
-      std::uint64_t answers_shared = 0;
-      done.records = evaluate_unit(units[u], examples, *evaluator, techniques, answers_shared,
+      unit_sharing sharing;
+      done.records = evaluate_unit(units[u], examples, *evaluator, techniques, sharing,
                                    judges.empty() ? nullptr : panel.get(), settings.exact_match.get(),
                                    keep_evidence ? &done.lines : nullptr);
       if (keep_results) done.results = format_results_unit(done.records);
-      shared_answers += answers_shared;
+      shared_answers += sharing.answers;
+      shared_scores += sharing.scores;
       return done;
     };
   };
@@ -319,6 +321,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   out.stats.gold_from_disk = stats.gold_from_disk;
   out.stats.reused = stats.reused;
   out.stats.shared_answers = shared_answers;
+  out.stats.shared_scores = shared_scores;
   out.stats.db_missing_examples = tally.db_missing_examples();
   out.wall_seconds = run_clock.elapsed_ms() / 1000;
   spdlog::debug("queries: {} gold executed, {} gold from the disk cache, {} predictions executed, {} reused",
@@ -336,7 +339,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
                           {"pred_executed", out.stats.pred_executed},
                           {"db_missing_queries", stats.db_missing.load()},
                           {"reused", out.stats.reused},
-                          {"shared_answers", out.stats.shared_answers}});
+                          {"shared_answers", out.stats.shared_answers},
+                          {"shared_scores", out.stats.shared_scores}});
   if (!abort_reason.empty()) throw run_aborted(abort_reason);
   if (settings.out_dir && !out.stats.interrupted) {
     const stopwatch summary_clock;

@@ -96,6 +96,9 @@ struct run_statistics {
   std::uint64_t reused = 0;
   /// Examples whose answer equalled another system's answer to the same item: records copied.
   std::uint64_t shared_answers = 0;
+  /// Records whose scores were copied from another system's answer to the same item with equal
+  /// results, under a technique that reads only the results (equal_result_scores.hpp).
+  std::uint64_t shared_scores = 0;
   std::size_t units = 0;
   std::size_t resumed_units = 0;
   /// Workers requested (--jobs, bounded by max_jobs) and started (no more than units left).

@@ -33,7 +33,7 @@ std::vector<record> missing_prediction(const example& ex,
 std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples,
                                   example_evaluator& evaluator,
                                   const std::vector<std::shared_ptr<const technique>>& techniques,
-                                  std::uint64_t& shared_answers, judge_panel* judges,
+                                  unit_sharing& shared, judge_panel* judges,
                                   const exact_match_metric* exact_match, std::vector<std::string>* evidence) {
   std::vector<record> records;
   std::vector<std::string> bodies;  // the evidence of each example of the unit, in order
@@ -46,6 +46,7 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
     std::size_t body;
   };
   std::unordered_map<std::string_view, std::vector<answer>> answered;
+  equal_result_scores equal_results;
   for (const std::size_t i : unit.examples) {
     const example& ex = examples[i];
     if (ex.pred_missing) {
@@ -83,12 +84,12 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
         relabel(copy, ex);
         records.push_back(std::move(copy));
       }
-      ++shared_answers;
+      ++shared.answers;
       continue;
     }
     same_pred.push_back({i, records.size(), bodies.size()});
     std::string body;
-    std::vector<record> r = evaluator.evaluate(ex, evidence != nullptr ? &body : nullptr);
+    std::vector<record> r = evaluator.evaluate(ex, evidence != nullptr ? &body : nullptr, &equal_results);
     if (evidence != nullptr) {
       bodies.push_back(std::move(body));
       evidence->push_back(evidence_line(ex, bodies.back()));
@@ -100,6 +101,7 @@ std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<examp
       records.insert(records.end(), std::make_move_iterator(j.begin()), std::make_move_iterator(j.end()));
     }
   }
+  shared.scores += equal_results.reused();
   return records;
 }
 

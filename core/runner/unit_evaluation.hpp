@@ -22,16 +22,23 @@ namespace sqlmorph::core {
 std::vector<record> missing_prediction(const example& ex,
                                        const std::vector<std::shared_ptr<const technique>>& techniques);
 
+/// What a unit's evaluation reused rather than computed.
+struct unit_sharing {
+  std::uint64_t answers = 0;  // examples that equalled an earlier one: all records copied
+  std::uint64_t scores = 0;   // records whose scores were copied from an equal pair of results
+};
+
 /// The unit's records, example by example in the unit's order, techniques in `techniques` order,
 /// then the exact-match record (when `exact_match` is given), then the judges' records (when
 /// `judges` is given) in their order.
-/// `shared_answers` counts the examples that got copies of an identical earlier answer's records.
+/// `shared` counts the examples that got copies of an identical earlier answer's records, and the
+/// records whose scores were copied from an earlier answer with equal results (equal_result_scores.hpp).
 /// With `evidence`, it receives the unit's examples.jsonl lines, one per example in the unit's
 /// order (an identical earlier answer's evidence copied with the example's own id and system).
 std::vector<record> evaluate_unit(const work_unit& unit, const std::vector<example>& examples,
                                   example_evaluator& evaluator,
                                   const std::vector<std::shared_ptr<const technique>>& techniques,
-                                  std::uint64_t& shared_answers, judge_panel* judges = nullptr,
+                                  unit_sharing& shared, judge_panel* judges = nullptr,
                                   const exact_match_metric* exact_match = nullptr,
                                   std::vector<std::string>* evidence = nullptr);
 

@@ -67,6 +67,8 @@ std::shared_ptr<const technique> technique::assemble(const technique_spec& spec,
   const std::string early_key = t->scorer_->early_decision_key();
   t->early_id_ =
       intern_key(early_key.empty() ? "scorer:" + scorer_key : "early:" + spec.scorer.name + ":" + early_key);
+  t->reads_only_results_ = !t->is_suite() && !t->columns_->reads_predicted_sql() &&
+                           !t->rows_->reads_predicted_sql() && !t->scorer_->reads_predicted_sql();
   const column_alignment::mode mode = t->columns_->produces();
   if (!t->rows_->accepts(mode)) {
     throw usage_error(who + ": row matcher '" + spec.rows.name + "' does not accept the '" +

@@ -75,6 +75,9 @@ class technique {
   const std::string& normalizer_key() const noexcept { return normalizer_key_; }
   /// Every component and option of this variant: equal identities score identically.
   const std::string& identity() const noexcept { return identity_; }
+  /// No component reads the predicted SQL or times the queries (reads_predicted_sql): the scores
+  /// depend only on the two results and the gold SQL, so predictions with equal results share them.
+  bool reads_only_results() const noexcept { return reads_only_results_; }
 
   /// Scores one example whose (rewritten) queries both succeeded and whose results were normalized.
   /// Work already in `memo` for the same result objects is reused.
@@ -100,6 +103,7 @@ class technique {
   std::string identity_;
   std::uint32_t matcher_id_ = 0;  // matcher_key_ interned: equal ids, equal alignments and row matches
   std::uint32_t early_id_ = 0;    // the scorer's early-decision key interned
+  bool reads_only_results_ = false;
 };
 
 }  // namespace sqlmorph::core

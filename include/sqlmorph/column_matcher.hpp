@@ -24,6 +24,13 @@ class column_matcher {
   /// assembled, that its row matcher accepts it.
   virtual column_alignment::mode produces() const noexcept = 0;
 
+  /// Whether this matcher reads `match_input::pred_sql` or runs the queries again through
+  /// `match_input::timer`. When no component of a technique does, the core scores the predictions of
+  /// one question whose results are equal only once and gives each the same scores (two systems
+  /// often return the same rows from different SQL). The default is the safe answer; a component that
+  /// looks only at the two results (and the gold SQL) returns false.
+  virtual bool reads_predicted_sql() const noexcept { return true; }
+
  protected:
   virtual column_alignment do_align_(const match_input& in) const = 0;
 };

@@ -31,6 +31,13 @@ class row_matcher {
   /// scorer needs a field its row matcher does not report is refused when it is assembled).
   virtual std::vector<std::string> reported_fields() const { return {}; }
 
+  /// Whether this matcher reads `match_input::pred_sql` or runs the queries again through
+  /// `match_input::timer`. When no component of a technique does, the core scores the predictions of
+  /// one question whose results are equal only once and gives each the same scores (two systems
+  /// often return the same rows from different SQL). The default is the safe answer; a component that
+  /// looks only at the two results (and the gold SQL) returns false.
+  virtual bool reads_predicted_sql() const noexcept { return true; }
+
  protected:
   virtual row_match do_match_(const match_input& in, const column_alignment& columns) const = 0;
 };

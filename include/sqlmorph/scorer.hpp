@@ -35,6 +35,13 @@ class scorer {
   /// `penalize_extra_pred_cols`). Empty (the default): shared only by identically configured scorers.
   std::string early_decision_key() const { return do_early_decision_key_(); }
 
+  /// Whether this scorer reads `match_input::pred_sql` or runs the queries again through
+  /// `match_input::timer`. When no component of a technique does, the core scores the predictions of
+  /// one question whose results are equal only once and gives each the same scores (two systems
+  /// often return the same rows from different SQL). The default is the safe answer; a component that
+  /// looks only at the two results (and the gold SQL) returns false.
+  virtual bool reads_predicted_sql() const noexcept { return true; }
+
   /// The scores. EX is checked to lie in [0, 1] and EXP / EXR / F1 in [-1, 1] (similarity-based
   /// scorers such as unified_column_and_semantic_row credit cosine similarities, which can be
   /// negative); a scorer returning anything else is a bug reported as `std::logic_error`.

@@ -9,6 +9,7 @@ namespace sqlmorph::reference {
 /// Column i of the gold result against column i of the prediction (as far as both have columns).
 class positional_columns final : public column_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit positional_columns(const option_values&) {}
   column_alignment::mode produces() const noexcept override { return column_alignment::mode::paired; }
 
@@ -20,6 +21,7 @@ class positional_columns final : public column_matcher {
 /// (case-sensitive); a duplicated name is taken at its last position in each result.
 class exact_name_columns final : public column_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit exact_name_columns(const option_values&) {}
   column_alignment::mode produces() const noexcept override { return column_alignment::mode::paired; }
 
@@ -30,6 +32,7 @@ class exact_name_columns final : public column_matcher {
 /// Column identity is ignored (rows compared as bags of values).
 class ignore_name_columns final : public column_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit ignore_name_columns(const option_values&) {}
   column_alignment::mode produces() const noexcept override { return column_alignment::mode::ignored; }
 
@@ -42,6 +45,7 @@ class ignore_name_columns final : public column_matcher {
 /// Any one-to-one column mapping may be chosen by the row matcher (permutation equivalence).
 class any_order_columns final : public column_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit any_order_columns(const option_values&) {}
   column_alignment::mode produces() const noexcept override { return column_alignment::mode::permutable; }
 

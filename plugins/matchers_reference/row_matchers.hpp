@@ -19,6 +19,7 @@ value_equivalence equivalence_of(const std::shared_ptr<const cell_matcher>& cell
 /// Rows of results whose columns are not all aligned one-to-one never compare equal.
 class set_equality_rows final : public row_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit set_equality_rows(const option_values& o);
   bool accepts(column_alignment::mode m) const noexcept override {
     return m == column_alignment::mode::paired;
@@ -35,6 +36,7 @@ class set_equality_rows final : public row_matcher {
 /// projected tuples t.
 class multiset_rows final : public row_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit multiset_rows(const option_values& o);
   bool accepts(column_alignment::mode m) const noexcept override {
     return m == column_alignment::mode::paired;
@@ -53,6 +55,7 @@ class multiset_rows final : public row_matcher {
 /// greedily in the same order (quadratic).
 class greedy_partial_rows final : public row_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit greedy_partial_rows(const option_values& o);
   bool accepts(column_alignment::mode m) const noexcept override {
     return m == column_alignment::mode::paired;
@@ -71,6 +74,7 @@ class greedy_partial_rows final : public row_matcher {
 /// are paired one-to-one in order, then leftovers greedily by Jaccard similarity.
 class value_set_partial_rows final : public row_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit value_set_partial_rows(const option_values&) {}
   bool accepts(column_alignment::mode m) const noexcept override {
     return m == column_alignment::mode::ignored;
@@ -85,6 +89,7 @@ class value_set_partial_rows final : public row_matcher {
 /// when order matters, else as multisets.
 class permutation_equivalence_rows final : public row_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   enum class order_rule { sql_substring, sql_tokens, never, always };
 
   explicit permutation_equivalence_rows(const option_values& o);
@@ -104,6 +109,7 @@ class permutation_equivalence_rows final : public row_matcher {
 /// Matches nothing: for techniques whose scorer looks at the results itself (e.g. a Lua scorer).
 class no_rows final : public row_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit no_rows(const option_values&) {}
   bool accepts(column_alignment::mode) const noexcept override { return true; }
 

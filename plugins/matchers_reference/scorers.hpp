@@ -12,6 +12,7 @@ namespace sqlmorph::reference {
 /// columns were paired but none matched, EXP = EXR = F1 = 0.
 class sqlmorph_cells_scorer final : public scorer {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit sqlmorph_cells_scorer(const option_values& o)
       : penalize_(o.get_bool("penalize_extra_pred_cols")) {}
   metric_set metrics() const noexcept override { return {true, true, true, true}; }
@@ -31,6 +32,7 @@ class sqlmorph_cells_scorer final : public scorer {
 /// matcher (e.g. `order_matters`) are passed through.
 class verdict_scorer final : public scorer {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit verdict_scorer(const option_values&) {}
   metric_set metrics() const noexcept override { return {true, false, false, false}; }
 

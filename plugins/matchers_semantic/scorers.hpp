@@ -15,6 +15,7 @@ namespace sqlmorph::semantic {
 /// both cell counts are 0.
 class semantic_cells_scorer final : public scorer {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit semantic_cells_scorer(const option_values& o)
       : penalize_(o.get_bool("penalize_extra_pred_cols")) {}
   metric_set metrics() const noexcept override { return {true, true, true, true}; }
@@ -36,6 +37,7 @@ class semantic_cells_scorer final : public scorer {
 /// EXP and EXR are negative when the assigned rows are dissimilar on balance (cosine < 0).
 class row_similarity_scorer final : public scorer {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit row_similarity_scorer(const option_values&) {}
   metric_set metrics() const noexcept override { return {true, true, true, true}; }
   std::vector<std::string> required_row_fields() const override { return {similarity_sum_field}; }

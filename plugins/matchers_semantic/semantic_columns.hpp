@@ -16,6 +16,7 @@ namespace sqlmorph::semantic {
 /// compared in that pair order. Duplicate names are described and paired one column at a time.
 class semantic_columns final : public column_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit semantic_columns(const option_values& o);
   column_alignment::mode produces() const noexcept override { return column_alignment::mode::paired; }
 

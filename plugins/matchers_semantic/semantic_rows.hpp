@@ -22,6 +22,7 @@ inline constexpr const char* coverage_field = "coverage";
 /// gold has at most one distinct name. Cell counts: gold rows, predicted rows.
 class semantic_rows final : public row_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit semantic_rows(const option_values& o);
   bool accepts(column_alignment::mode m) const noexcept override {
     return m == column_alignment::mode::paired;

@@ -40,6 +40,7 @@ cell_counts as_cell_counts(const soft_sums& s);
 /// BIRD's order, so the result is bit-identical. Column names and order are ignored.
 class soft_positional_rows final : public row_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit soft_positional_rows(const option_values&) {}
   bool accepts(column_alignment::mode m) const noexcept override {
     return m == column_alignment::mode::ignored;
@@ -56,6 +57,7 @@ class soft_positional_rows final : public row_matcher {
 /// row match says so (`pairing` = "positional").
 class soft_matched_rows final : public row_matcher {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit soft_matched_rows(const option_values& o);
   bool accepts(column_alignment::mode m) const noexcept override {
     return m == column_alignment::mode::ignored;
@@ -73,6 +75,7 @@ class soft_matched_rows final : public row_matcher {
 /// (0 when P + R = 0). EX = BIRD's EX (the sets of rows are equal); EXP / EXR = precision / recall.
 class soft_f1_scorer final : public scorer {
  public:
+  bool reads_predicted_sql() const noexcept override { return false; }
   explicit soft_f1_scorer(const option_values&) {}
   metric_set metrics() const noexcept override { return {true, true, true, true}; }
 

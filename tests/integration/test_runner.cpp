@@ -292,6 +292,85 @@ TEST_CASE(
   CHECK(same > 100);
   CHECK(run_json(dir.path() / "together")["statistics"]["shared_answers"].get<std::size_t>() == same);
   CHECK(run_json(dir.path() / "alone")["statistics"]["shared_answers"].get<std::size_t>() == 0);
+  // Other answers with other SQL but equal results took copies of the scores (the records compared
+  // above are the same nonetheless).
+  CHECK(run_json(dir.path() / "together")["statistics"]["shared_scores"].get<std::size_t>() > 0);
+}
+
+TEST_CASE(
+    "answers with equal results share a technique's scores only when the technique reads nothing but the "
+    "results") {
+  test::temp_dir dir;
+  std::filesystem::create_directories(dir.path() / "techniques");
+  // A Lua scorer reads the predicted SQL: two answers with equal results score differently under it.
+  std::ofstream(dir.path() / "techniques" / "sql_length.lua")
+      << "sqlmorph.technique{ name = 'sql_length', description = 'the length of the predicted SQL',\n"
+         "  columns = sqlmorph.columns.positional{}, rows = sqlmorph.rows.none{},\n"
+         "  scorer = sqlmorph.scorer(function(gold, pred, context)\n"
+         "    return { EX = 1, EXP = 1, EXR = 1, F1 = 1, sql_length = #context.pred_sql } end) }\n";
+  const auto config = dir.path() / "sqlmorph.toml";
+  std::ofstream(config) << "[plugins]\ndirs = [\"" << test::plugin_dir().string()
+                        << "\"]\n[lua]\ntechnique_dirs = [\""
+                        << (test::source_dir() / "scripts/techniques").string() << "\", \""
+                        << (dir.path() / "techniques").string() << "\"]\nlib_dirs = [\""
+                        << (test::source_dir() / "scripts/lib").string() << "\"]\n";
+  // System b answers q1 with other SQL but the same rows as a, and q2 with other rows.
+  const auto write_cases = [&](const std::filesystem::path& file, const std::vector<std::string>& systems) {
+    std::ofstream out(file);
+    const std::map<std::string, std::vector<std::string>> answers = {
+        {"a", {"SELECT name FROM employees", "SELECT name FROM employees"}},
+        {"b", {"SELECT name FROM employees WHERE 1 = 1", "SELECT dept FROM employees"}}};
+    for (const std::string& system : systems) {
+      for (int q = 0; q < 2; ++q) {
+        out << json{{"id", "q" + std::to_string(q + 1)},
+                    {"db", demo_db().string()},
+                    {"system", system},
+                    {"gold", "SELECT name FROM employees WHERE dept = 'eng'"},
+                    {"pred", answers.at(system)[q]}}
+                   .dump()
+            << "\n";
+      }
+    }
+  };
+  write_cases(dir.path() / "both.jsonl", {"a", "b"});
+  write_cases(dir.path() / "b.jsonl", {"b"});
+  const auto run = [&](const std::filesystem::path& cases, const std::filesystem::path& out) {
+    REQUIRE(
+        run_sqlmorph({"--config", config.string(), "-q", "eval", "--cases", cases.string(), "--techniques",
+                      "exact_column_and_partial_cell,unified_column_and_semantic_row,sql_length",
+                      "--penalize-extra-pred-cols", "both", "--out", out.string()})
+            .exit_code == 0);
+  };
+  run(dir.path() / "both.jsonl", dir.path() / "both");
+  run(dir.path() / "b.jsonl", dir.path() / "alone");
+  // b's q1 took a's scores under the three variants that read only results (exact_column_and_partial_cell
+  // both ways, unified_column_and_semantic_row, which has no penalize variants): nothing else was copied.
+  CHECK(run_json(dir.path() / "both")["statistics"]["shared_scores"] == 3);
+  CHECK(run_json(dir.path() / "both")["statistics"]["shared_answers"] == 0);
+  CHECK(run_json(dir.path() / "alone")["statistics"]["shared_scores"] == 0);
+  std::map<std::string, json> both;  // system/id/technique/penalize -> record, timings aside
+  for (json j : read_jsonl(dir.path() / "both/results.jsonl")) {
+    for (const char* timing : {"gold_ms", "pred_ms", "technique_ms"}) j.erase(timing);
+    both[j["system"].get<std::string>() + "/" + j["id"].get<std::string>() + "/" +
+         j["technique"].get<std::string>() + "/" + j["penalize_extra_pred_cols"].dump()] = j;
+  }
+  REQUIRE(both.size() == 2 * 2 * 4);
+  CHECK(both.count("b/q1/unified_column_and_semantic_row/null") == 1);
+  CHECK(both["a/q1/sql_length/null"]["sql_length"] == 26);
+  CHECK(both["b/q1/sql_length/null"]["sql_length"] == 38);
+  // Different results are scored each on their own.
+  CHECK(both["a/q2/exact_column_and_partial_cell/true"]["EXR"] == 1);
+  CHECK(both["b/q2/exact_column_and_partial_cell/true"]["EXR"] == 0);
+  // b's records are those of b evaluated alone.
+  std::size_t compared = 0;
+  for (json j : read_jsonl(dir.path() / "alone/results.jsonl")) {
+    for (const char* timing : {"gold_ms", "pred_ms", "technique_ms"}) j.erase(timing);
+    const std::string key = "b/" + j["id"].get<std::string>() + "/" + j["technique"].get<std::string>() +
+                            "/" + j["penalize_extra_pred_cols"].dump();
+    CHECK(both.at(key) == j);
+    ++compared;
+  }
+  CHECK(compared == 2 * 4);
 }
 
 TEST_CASE("gold and predicted queries have their own time limits, enforced by the engine") {
