@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <stdexcept>
@@ -73,9 +74,28 @@ double mean_of(std::span<const double> values) {
   return values.empty() ? 0 : sum / static_cast<double>(values.size());
 }
 
+// The k smallest (`smallest`) or largest values of `values`, sorted ascending: one pass with a heap
+// of k, where most values are turned away by one comparison with its top.
+template <typename Before>
+std::vector<double> extremes(const std::vector<double>& values, std::size_t k, Before before) {
+  std::vector<double> kept(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k));
+  // A heap whose top is the kept value a newcomer must beat.
+  std::make_heap(kept.begin(), kept.end(), before);
+  for (std::size_t i = k; i < values.size(); ++i) {
+    if (!before(values[i], kept.front())) continue;
+    std::pop_heap(kept.begin(), kept.end(), before);
+    kept.back() = values[i];
+    std::push_heap(kept.begin(), kept.end(), before);
+  }
+  std::sort(kept.begin(), kept.end());
+  return kept;
+}
+
 // The percentiles at q_low <= q_high with linear interpolation between order statistics (numpy's
-// default); reorders `values`. Selection, not a full sort (a summary takes thousands of them): the
-// upper one first, then the lower one among the values below it.
+// default); may reorder `values`. Selection, not a full sort (a summary takes thousands of them):
+// the bootstrap's 2.5th and 97.5th percentiles need only the few smallest and largest values, kept
+// in two small heaps; otherwise the upper one is selected first, then the lower one among the
+// values below it.
 std::pair<double, double> percentiles(std::vector<double>& values, double q_low, double q_high) {
   const std::size_t last = values.size() - 1;
   struct position {
@@ -90,6 +110,15 @@ std::pair<double, double> percentiles(std::vector<double>& values, double q_low,
   };
   const position high = at(q_high);
   const position low = at(q_low);
+  const std::size_t low_count = low.above + 1;                // order statistics 0 .. low.above
+  const std::size_t high_count = values.size() - high.below;  // order statistics high.below .. last
+  if (4 * (low_count + high_count) <= values.size()) {
+    const std::vector<double> smallest = extremes(values, low_count, std::less<double>());
+    const std::vector<double> largest = extremes(values, high_count, std::greater<double>());
+    const auto order = [&](std::size_t k) { return k < low_count ? smallest[k] : largest[k - high.below]; };
+    return {order(low.below) + low.fraction * (order(low.above) - order(low.below)),
+            order(high.below) + high.fraction * (order(high.above) - order(high.below))};
+  }
   const auto begin = values.begin();
   std::nth_element(begin, begin + static_cast<std::ptrdiff_t>(high.below), values.end());
   const double high_lo = values[high.below];
