@@ -214,6 +214,7 @@ class evaluation_handle {
                        {"gold_from_disk_cache", s.gold_from_disk},
                        {"reused", s.reused},
                        {"shared_answers", s.shared_answers},
+                       {"shared_scores", s.shared_scores},
                        {"interrupted", s.interrupted}};
     return parse_json(dump_json(j));
   }

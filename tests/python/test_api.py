@@ -43,6 +43,10 @@ def test_demo_equals_cli(tmp_path):
     cli_summary = json.loads((cli_out / "summary.json").read_text())
     assert without_timing(result.summary) == without_timing(cli_summary)
     assert result.statistics["interrupted"] is False
+    # The counts of run.json's statistics.
+    cli_statistics = json.loads((cli_out / "run.json").read_text())["statistics"]
+    for count in ("shared_answers", "shared_scores"):
+        assert result.statistics[count] == cli_statistics[count], count
 
 
 def test_out_writes_the_cli_files(tmp_path):

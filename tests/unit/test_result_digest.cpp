@@ -18,16 +18,29 @@ using sqlmorph::core::digest_of;
 
 namespace {
 
-// Two columns (a, b) of declared types (INT, TEXT), rows (1, 'x'), (2, NULL), then `more`.
-result sample(const std::function<void(result&)>& more = {}) {
+// A result of columns `names` (of declared `types`) whose cells `fill` appends.
+result made(std::vector<std::string> names, std::vector<std::string> types,
+            const std::function<void(result&)>& fill) {
   result r;
-  r.set_columns({"a", "b"}, {"INT", "TEXT"});
+  r.set_columns(std::move(names), std::move(types));
+  fill(r);
+  return r;
+}
+
+// Rows (1, 'x'), (2, NULL).
+void sample_rows(result& r) {
   r.append_integer(1);
   r.append_text("x");
   r.append_integer(2);
   r.append_null();
-  if (more) more(r);
-  return r;
+}
+
+// Two columns (a, b) of declared types (INT, TEXT), the sample rows, then `more`.
+result sample(const std::function<void(result&)>& more = {}) {
+  return made({"a", "b"}, {"INT", "TEXT"}, [&](result& r) {
+    sample_rows(r);
+    if (more) more(r);
+  });
 }
 
 }  // namespace
@@ -53,72 +66,52 @@ TEST_CASE("equal results have equal digests, whatever their storage") {
 TEST_CASE("anything a technique could read changes the digest") {
   const auto base = digest_of(sample());
   std::vector<std::pair<std::string, result>> changed;
-  {
-    result r;
-    r.set_columns({"a", "c"}, {"INT", "TEXT"});
-    r.append_integer(1), r.append_text("x"), r.append_integer(2), r.append_null();
-    changed.emplace_back("a column name", std::move(r));
-  }
-  {
-    result r;
-    r.set_columns({"a", "b"}, {"INT", "VARCHAR"});
-    r.append_integer(1), r.append_text("x"), r.append_integer(2), r.append_null();
-    changed.emplace_back("a declared type", std::move(r));
-  }
-  {
-    result r;
-    r.set_columns({"a", "b"});
-    r.append_integer(1), r.append_text("x"), r.append_integer(2), r.append_null();
-    changed.emplace_back("no declared types", std::move(r));
-  }
+  changed.emplace_back("a column name", made({"a", "c"}, {"INT", "TEXT"}, sample_rows));
+  changed.emplace_back("a declared type", made({"a", "b"}, {"INT", "VARCHAR"}, sample_rows));
+  changed.emplace_back("no declared types", made({"a", "b"}, {}, sample_rows));
   {
     result r = sample();
     r.set_truncated(true);
     changed.emplace_back("truncation", std::move(r));
   }
-  {
-    result r;
-    r.set_columns({"a", "b"}, {"INT", "TEXT"});
-    r.append_real(1.0), r.append_text("x"), r.append_integer(2), r.append_null();
-    changed.emplace_back("1 as a real", std::move(r));
-  }
-  {
-    result r;
-    r.set_columns({"a", "b"}, {"INT", "TEXT"});
-    r.append_integer(1), r.append_blob("x"), r.append_integer(2), r.append_null();
-    changed.emplace_back("a blob for a text", std::move(r));
-  }
-  {
-    result r;
-    r.set_columns({"a", "b"}, {"INT", "TEXT"});
-    r.append_integer(1), r.append_text("x"), r.append_integer(2), r.append_text("");
-    changed.emplace_back("an empty text for a null", std::move(r));
-  }
-  changed.emplace_back("one more row", sample([](result& r) { r.append_integer(3), r.append_null(); }));
-  {
-    result r;
-    r.set_columns({"a", "b"}, {"INT", "TEXT"});
-    r.append_integer(2), r.append_null(), r.append_integer(1), r.append_text("x");
-    changed.emplace_back("the rows' order", std::move(r));
-  }
+  // Each replaces one cell of the sample rows.
+  const auto one_cell_other = [](std::size_t at, const std::function<void(result&)>& append) {
+    return made({"a", "b"}, {"INT", "TEXT"}, [&](result& r) {
+      const result plain = sample();
+      for (std::size_t i = 0; i < plain.cells().size(); ++i) {
+        if (i == at)
+          append(r);
+        else
+          r.append(plain.cells()[i]);
+      }
+    });
+  };
+  changed.emplace_back("1 as a real", one_cell_other(0, [](result& r) { r.append_real(1.0); }));
+  changed.emplace_back("a blob for a text", one_cell_other(1, [](result& r) { r.append_blob("x"); }));
+  changed.emplace_back("an empty text for a null", one_cell_other(3, [](result& r) { r.append_text(""); }));
+  changed.emplace_back("one more row", sample([](result& r) {
+                         r.append_integer(3);
+                         r.append_null();
+                       }));
+  changed.emplace_back("the rows' order", made({"a", "b"}, {"INT", "TEXT"}, [](result& r) {
+                         r.append_integer(2);
+                         r.append_null();
+                         r.append_integer(1);
+                         r.append_text("x");
+                       }));
   for (const auto& [what, r] : changed) {
     CAPTURE(what);
     CHECK(digest_of(r) != base);
   }
   // Text boundaries: ("ab", "c") and ("a", "bc").
-  result ab_c;
-  result a_bc;
-  ab_c.set_columns({"p", "q"});
-  a_bc.set_columns({"p", "q"});
-  ab_c.append_text("ab"), ab_c.append_text("c");
-  a_bc.append_text("a"), a_bc.append_text("bc");
-  CHECK(digest_of(ab_c) != digest_of(a_bc));
+  const auto pair_of = [](const char* p, const char* q) {
+    return made({"p", "q"}, {}, [&](result& r) {
+      r.append_text(p);
+      r.append_text(q);
+    });
+  };
+  CHECK(digest_of(pair_of("ab", "c")) != digest_of(pair_of("a", "bc")));
   // The bits of a real: 0.0 and -0.0 compare equal but may print differently.
-  result zero;
-  result minus_zero;
-  zero.set_columns({"z"});
-  minus_zero.set_columns({"z"});
-  zero.append_real(0.0);
-  minus_zero.append_real(-0.0);
-  CHECK(digest_of(zero) != digest_of(minus_zero));
+  const auto real = [](double d) { return made({"z"}, {}, [&](result& r) { r.append_real(d); }); };
+  CHECK(digest_of(real(0.0)) != digest_of(real(-0.0)));
 }
