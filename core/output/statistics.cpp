@@ -74,19 +74,28 @@ double mean_of(std::span<const double> values) {
   return values.empty() ? 0 : sum / static_cast<double>(values.size());
 }
 
-// The k smallest (`smallest`) or largest values of `values`, sorted ascending: one pass with a heap
-// of k, where most values are turned away by one comparison with its top.
+// The k smallest values of `values` by `before` (std::less: the smallest; std::greater: the
+// largest), sorted ascending. One pass: values that beat the k-th best so far are collected, and
+// the collection is cut back to the best k whenever it reaches 4k; most values are turned away by
+// one comparison. (A value equal to the k-th best changes none of the k best values.)
 template <typename Before>
 std::vector<double> extremes(const std::vector<double>& values, std::size_t k, Before before) {
-  std::vector<double> kept(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k));
-  // A heap whose top is the kept value a newcomer must beat.
-  std::make_heap(kept.begin(), kept.end(), before);
-  for (std::size_t i = k; i < values.size(); ++i) {
-    if (!before(values[i], kept.front())) continue;
-    std::pop_heap(kept.begin(), kept.end(), before);
-    kept.back() = values[i];
-    std::push_heap(kept.begin(), kept.end(), before);
+  std::vector<double> kept;
+  kept.reserve(4 * k);
+  bool full = false;  // kept holds k values at least, the k-th best being `worst`
+  double worst = 0;
+  const auto cut = [&] {
+    std::nth_element(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(k - 1), kept.end(), before);
+    kept.resize(k);
+    worst = kept[k - 1];
+    full = true;
+  };
+  for (const double v : values) {
+    if (full && !before(v, worst)) continue;
+    kept.push_back(v);
+    if (kept.size() == 4 * k) cut();
   }
+  if (kept.size() > k) cut();
   std::sort(kept.begin(), kept.end());
   return kept;
 }
