@@ -33,9 +33,9 @@ class row_matcher {
 
   /// Whether this matcher reads `match_input::pred_sql` or runs the queries again through
   /// `match_input::timer`. When no component of a technique does, the core scores the predictions of
-  /// one question whose results are equal only once and gives each the same scores (two systems
-  /// often return the same rows from different SQL). The default is the safe answer; a component that
-  /// looks only at the two results (and the gold SQL) returns false.
+  /// one question once per distinct result and gives every prediction with an equal result the same
+  /// scores (systems often return the same rows from different SQL). The default is the safe answer;
+  /// a component that looks only at the two results (and the gold SQL) returns false.
   virtual bool reads_predicted_sql() const noexcept { return true; }
 
  protected:
