@@ -99,9 +99,9 @@ TEST_CASE("anything a technique could read changes the digest") {
                          r.append_integer(1);
                          r.append_text("x");
                        }));
-  for (const auto& [what, r] : changed) {
-    CAPTURE(what);
-    CHECK(digest_of(r) != base);
+  for (const auto& change : changed) {
+    CAPTURE(change.first);
+    CHECK(digest_of(change.second) != base);
   }
   // Text boundaries: ("ab", "c") and ("a", "bc").
   const auto pair_of = [](const char* p, const char* q) {
