@@ -9,11 +9,9 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tuple>
 #include <variant>
 
 #include "eval/query_failure.hpp"
-#include "eval/result_digest.hpp"
 #include "techniques/technique.hpp"
 
 namespace sqlmorph::core {
@@ -23,8 +21,8 @@ class equal_result_scores {
   using outcome = std::variant<scores, query_failure>;
   struct key {
     const technique* scored_by = nullptr;
-    result_digest gold;
-    result_digest pred;
+    std::string gold;  // the results' digests
+    std::string pred;
     std::string gold_sql;  // after the technique's rewriters (a row matcher may read it)
     friend auto operator<=>(const key&, const key&) = default;
   };

@@ -1,5 +1,7 @@
 #include "eval/example_run.hpp"
 
+#include "eval/result_digest.hpp"
+
 namespace sqlmorph::core {
 
 std::shared_ptr<const result> apply_normalizers(const technique& t, const result& rows) {
@@ -57,7 +59,7 @@ const result& example_run::normalize(const technique& t, const query_target& whe
   return it->second ? *it->second : rows;
 }
 
-const result_digest& example_run::digest(const result& r) {
+const std::string& example_run::digest(const result& r) {
   auto it = digests_.find(&r);
   if (it == digests_.end()) it = digests_.emplace(&r, digest_of(r)).first;
   return it->second;

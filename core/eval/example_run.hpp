@@ -14,7 +14,6 @@
 #include "eval/example.hpp"
 #include "eval/query_executor.hpp"
 #include "eval/query_failure.hpp"
-#include "eval/result_digest.hpp"
 #include "techniques/technique.hpp"
 
 namespace sqlmorph::core {
@@ -35,7 +34,7 @@ class example_run {
   }
   match_memo& memo() noexcept { return memo_; }
   /// The digest of `r`, a result of this example (computed once per result).
-  const result_digest& digest(const result& r);
+  const std::string& digest(const result& r);
 
   /// The SQL of `role` after the technique's rewriters, or the rewrite's failure.
   struct rewritten {
@@ -61,7 +60,7 @@ class example_run {
   std::map<std::string, rewritten, std::less<>> rewrites_;
   std::map<std::string, std::shared_ptr<const result>, std::less<>> normalized_;
   match_memo memo_;
-  std::map<const result*, result_digest> digests_;
+  std::map<const result*, std::string> digests_;
 };
 
 /// The host's query_timer for one example: times the example's rewritten queries through the

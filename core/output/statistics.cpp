@@ -102,9 +102,9 @@ std::vector<double> extremes(const std::vector<double>& values, std::size_t k, B
 
 // The percentiles at q_low <= q_high with linear interpolation between order statistics (numpy's
 // default); may reorder `values`. Selection, not a full sort (a summary takes thousands of them):
-// the bootstrap's 2.5th and 97.5th percentiles need only the few smallest and largest values, kept
-// in two small heaps; otherwise the upper one is selected first, then the lower one among the
-// values below it.
+// the bootstrap's 2.5th and 97.5th percentiles need only the few smallest and largest values
+// (extremes); otherwise the upper one is selected first, then the lower one among the values below
+// it.
 std::pair<double, double> percentiles(std::vector<double>& values, double q_low, double q_high) {
   const std::size_t last = values.size() - 1;
   struct position {

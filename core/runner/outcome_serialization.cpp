@@ -47,6 +47,28 @@ class reader {
 
 }  // namespace
 
+void serialize_cell(const value& v, std::string& out) {
+  out.push_back(static_cast<char>(v.kind()));
+  switch (v.kind()) {
+    case value_kind::null:
+      break;
+    case value_kind::integer:
+      put_u64(out, static_cast<std::uint64_t>(v.as_integer()));
+      break;
+    case value_kind::real: {
+      std::uint64_t bits;
+      const double d = v.as_real();
+      std::memcpy(&bits, &d, 8);
+      put_u64(out, bits);
+      break;
+    }
+    case value_kind::text:
+    case value_kind::blob:
+      put_bytes(out, v.bytes());
+      break;
+  }
+}
+
 void serialize_outcome(const query_outcome& o, std::string& out) {
   out.append(magic);
   out.push_back(static_cast<char>(o.status));
@@ -62,27 +84,7 @@ void serialize_outcome(const query_outcome& o, std::string& out) {
     put_bytes(out, c < r.column_types().size() ? r.column_types()[c] : std::string_view());
   }
   put_u64(out, r.cells().size());
-  for (const value& v : r.cells()) {
-    out.push_back(static_cast<char>(v.kind()));
-    switch (v.kind()) {
-      case value_kind::null:
-        break;
-      case value_kind::integer:
-        put_u64(out, static_cast<std::uint64_t>(v.as_integer()));
-        break;
-      case value_kind::real: {
-        std::uint64_t bits;
-        const double d = v.as_real();
-        std::memcpy(&bits, &d, 8);
-        put_u64(out, bits);
-        break;
-      }
-      case value_kind::text:
-      case value_kind::blob:
-        put_bytes(out, v.bytes());
-        break;
-    }
-  }
+  for (const value& v : r.cells()) serialize_cell(v, out);
 }
 
 std::optional<query_outcome> deserialize_outcome(std::string_view bytes) {

@@ -9,6 +9,10 @@
 
 namespace sqlmorph::core {
 
+/// Appends one cell's bytes to `out`: its kind, then the 8 bytes of a number (a real's bits) or the
+/// length and bytes of a text or blob.
+void serialize_cell(const value& v, std::string& out);
+
 /// Appends the outcome's bytes to `out`.
 void serialize_outcome(const query_outcome& o, std::string& out);
 
