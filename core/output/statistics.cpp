@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <mutex>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include <sqlmorph/hash.hpp>
+
+#include "wide_vectors.hpp"
 
 namespace sqlmorph::output {
 
@@ -33,37 +36,65 @@ std::size_t resample_source::below(std::size_t n) {
 
 namespace {
 
-// Blocks of a fixed width, so that the compiler's vector instructions do the work at -O2 (each
-// element is computed exactly as one at a time would: the sums are the same bit for bit).
-constexpr std::size_t block = 8;
+// The loops below work on fixed-width vectors (GCC and Clang vector extensions), 16 counts or 8
+// sums at a time: SSE2 registers in halves or quarters, AVX2 ones where the processor has them
+// (wide_vectors.hpp). Each element is computed by the same operations as one at a time would (the
+// integers modulo 2^16, a double product then a double sum), so the results are the same bits.
+typedef std::uint16_t counts16 __attribute__((vector_size(32)));
+typedef std::uint16_t counts8 __attribute__((vector_size(16)));
+typedef std::int32_t ints8 __attribute__((vector_size(32)));
+typedef double doubles8 __attribute__((vector_size(64)));
+
+// (By reference: a vector this wide passed by value would depend on the instruction set's ABI.)
+template <typename V, typename T>
+void load(V& v, const T* p) {
+  std::memcpy(&v, p, sizeof v);
+}
+template <typename V, typename T>
+void store(T* p, const V& v) {
+  std::memcpy(p, &v, sizeof v);
+}
 
 // counts[r] += high[r] - low[r]
-void add_difference(std::uint16_t* __restrict counts, const std::uint16_t* __restrict high,
-                    const std::uint16_t* __restrict low, std::size_t n) {
+SQLMORPH_WIDE_VECTORS void add_difference(std::uint16_t* __restrict counts, const std::uint16_t* __restrict high,
+                                          const std::uint16_t* __restrict low, std::size_t n) {
   std::size_t r = 0;
-  for (; r + block <= n; r += block) {
-    for (std::size_t k = 0; k < block; ++k)
-      counts[r + k] = static_cast<std::uint16_t>(counts[r + k] + (high[r + k] - low[r + k]));
+  counts16 c, h, l;
+  for (; r + 16 <= n; r += 16) {
+    load(c, counts + r);
+    load(h, high + r);
+    load(l, low + r);
+    store(counts + r, c + (h - l));
   }
   for (; r < n; ++r) counts[r] = static_cast<std::uint16_t>(counts[r] + (high[r] - low[r]));
 }
 
 // row[r] += previous[r] (two different rows)
-void add_row(std::uint16_t* __restrict row, const std::uint16_t* __restrict previous, std::size_t n) {
+SQLMORPH_WIDE_VECTORS void add_row(std::uint16_t* __restrict row, const std::uint16_t* __restrict previous,
+                                   std::size_t n) {
   std::size_t r = 0;
-  for (; r + block <= n; r += block) {
-    for (std::size_t k = 0; k < block; ++k)
-      row[r + k] = static_cast<std::uint16_t>(row[r + k] + previous[r + k]);
+  counts16 a, b;
+  for (; r + 16 <= n; r += 16) {
+    load(a, row + r);
+    load(b, previous + r);
+    store(row + r, a + b);
   }
   for (; r < n; ++r) row[r] = static_cast<std::uint16_t>(row[r] + previous[r]);
 }
 
 // sums[r] += v * (high[r] - low[r])
-void add_weighted_difference(double* __restrict sums, double v, const std::uint16_t* __restrict high,
-                             const std::uint16_t* __restrict low, std::size_t n) {
+SQLMORPH_WIDE_VECTORS void add_weighted_difference(double* __restrict sums, double v,
+                                                   const std::uint16_t* __restrict high,
+                                                   const std::uint16_t* __restrict low, std::size_t n) {
   std::size_t r = 0;
-  for (; r + block <= n; r += block) {
-    for (std::size_t k = 0; k < block; ++k) sums[r + k] += v * static_cast<double>(high[r + k] - low[r + k]);
+  counts8 h, l;
+  doubles8 sum;
+  for (; r + 8 <= n; r += 8) {
+    load(h, high + r);
+    load(l, low + r);
+    load(sum, sums + r);
+    const ints8 difference = __builtin_convertvector(h, ints8) - __builtin_convertvector(l, ints8);
+    store(sums + r, sum + v * __builtin_convertvector(difference, doubles8));
   }
   for (; r < n; ++r) sums[r] += v * static_cast<double>(high[r] - low[r]);
 }

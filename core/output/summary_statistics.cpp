@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
-#include <unordered_map>
 #include <vector>
 
 #include "parallel_for.hpp"
@@ -34,18 +34,24 @@ bool has_f1(const group& g) {
 }
 
 pair_comparison compare(const group& a, const group& b) {
-  std::unordered_map<std::uint32_t, std::size_t> in_b;
-  in_b.reserve(b.questions.size());
-  for (std::size_t i = 0; i < b.questions.size(); ++i) in_b.try_emplace(b.questions[i], i);
+  // Question ids are small numbers (the summary numbers questions in the order first met), so
+  // "where is this question among b's records" and "was it compared" are vectors indexed by id.
+  std::uint32_t most = 0;
+  for (const std::uint32_t q : a.questions) most = std::max(most, q);
+  for (const std::uint32_t q : b.questions) most = std::max(most, q);
+  constexpr std::uint32_t absent = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> in_b(std::size_t{most} + 1, absent);  // b's first record of each question
+  for (std::size_t i = b.questions.size(); i-- > 0;) in_b[b.questions[i]] = static_cast<std::uint32_t>(i);
+  std::vector<char> done(std::size_t{most} + 1, 0);
   pair_comparison c;
   c.by_f1 = has_f1(a) && has_f1(b);
   std::vector<double> ha;
   std::vector<double> hb;
-  std::unordered_map<std::uint32_t, bool> done;
   for (std::size_t i = 0; i < a.questions.size(); ++i) {
-    const auto at = in_b.find(a.questions[i]);
-    if (at == in_b.end() || !done.try_emplace(a.questions[i], true).second) continue;
-    const std::size_t j = at->second;
+    const std::uint32_t q = a.questions[i];
+    if (in_b[q] == absent || done[q]) continue;
+    done[q] = 1;
+    const std::size_t j = in_b[q];
     const float ea = a.question_ex[i];
     const float eb = b.question_ex[j];
     if (!std::isnan(ea) && !std::isnan(eb)) {

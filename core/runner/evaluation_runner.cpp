@@ -15,6 +15,7 @@
 #include "eval/record.hpp"
 #include "judges/judge_panel.hpp"
 #include "output/atomic_file.hpp"
+#include "output/pretty_json.hpp"
 #include "output/record_json.hpp"
 #include "runner/content_hash.hpp"
 #include "runner/gold_disk_cache.hpp"
@@ -348,7 +349,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     {
       const nlohmann::ordered_json summary = out.summary.to_json(out.examples, out.wall_seconds, jobs);
       spdlog::debug("summary computed in {:.2f} s", summary_clock.elapsed_ms() / 1000);
-      text = dump_json(summary, 2) + "\n";
+      text = pretty_json(summary, 2, jobs) + "\n";
       spdlog::debug("summary formatted at {:.2f} s", summary_clock.elapsed_ms() / 1000);
     }
     write_file_atomically(*settings.out_dir / "summary.json", text);

@@ -13,6 +13,7 @@
 #include "errors.hpp"
 #include "eval/sql_features.hpp"
 #include "output/atomic_file.hpp"
+#include "output/pretty_json.hpp"
 #include "output/record_json.hpp"
 #include "runner/run_manifest.hpp"
 #include "runner/shard_plan.hpp"
@@ -329,7 +330,7 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
     std::filesystem::remove(out / "examples.jsonl", ec);  // an earlier merge's, replaced (--overwrite)
   write_file_atomically(checks_file(out / "results.jsonl"), checks);
   write_file_atomically(out / "summary.json",
-                        dump_json(result.summary.to_json(result.examples, result.wall_seconds), 2) + "\n");
+                        pretty_json(result.summary.to_json(result.examples, result.wall_seconds), 2) + "\n");
   write_file_atomically(out / "run.json", dump_json(run, 2) + "\n");
   return result;
 }

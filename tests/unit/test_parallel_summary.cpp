@@ -1,5 +1,6 @@
 // parallel_for (core/parallel_for.hpp) and the summary it computes in parallel: every index runs
-// once, a failure reaches the caller, and summary.json does not depend on the number of threads.
+// once, a failure reaches the caller, and summary.json (its numbers and its text) does not depend on
+// the number of threads.
 
 #include <doctest/doctest.h>
 
@@ -8,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "output/pretty_json.hpp"
+#include "output/record_json.hpp"
 #include "output/run_summary.hpp"
 #include "parallel_for.hpp"
 
@@ -67,4 +70,7 @@ TEST_CASE("summary.json is the same whatever the number of threads that compute 
   CHECK(one["by_feature"].size() > 0);
   CHECK(one["statistics"]["pairwise"].size() > 0);
   for (const unsigned threads : {2u, 5u}) CHECK(summary.to_json(300, 1.0, threads) == one);
+  // And its text, formatted in parallel, is nlohmann's dump of it byte for byte.
+  const std::string dumped = core::dump_json(one, 2);
+  for (const unsigned threads : {1u, 2u, 5u}) CHECK(core::pretty_json(one, 2, threads) == dumped);
 }
