@@ -481,15 +481,18 @@ TEST_CASE("row similarity matrix: bit for bit row_cosine, pair by pair") {
         for (std::size_t a = 0; a < na; ++a) as.push_back(random_vector(d, a == 2));
         for (std::size_t b = 0; b < nb; ++b) bs.push_back(random_vector(d, b == 3));
         if (nb > 1) bs[1] = as[0];
-        const std::vector<float> m = semantic::row_cosine_matrix(as, bs);
-        REQUIRE(m.size() == na * nb);
-        for (std::size_t a = 0; a < na; ++a) {
-          for (std::size_t b = 0; b < nb; ++b) {
-            const float want = semantic::row_cosine(as[a], bs[b]);
-            CAPTURE(d);
-            CAPTURE(a);
-            CAPTURE(b);
-            CHECK(std::memcmp(&m[a * nb + b], &want, sizeof want) == 0);
+        for (const auto width : {semantic::lane_width::four, semantic::lane_width::widest}) {
+          const std::vector<float> m = semantic::row_cosine_matrix(as, bs, width);
+          REQUIRE(m.size() == na * nb);
+          for (std::size_t a = 0; a < na; ++a) {
+            for (std::size_t b = 0; b < nb; ++b) {
+              const float want = semantic::row_cosine(as[a], bs[b]);
+              CAPTURE(d);
+              CAPTURE(a);
+              CAPTURE(b);
+              CAPTURE(static_cast<int>(width));
+              CHECK(std::memcmp(&m[a * nb + b], &want, sizeof want) == 0);
+            }
           }
         }
       }
