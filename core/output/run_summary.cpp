@@ -51,8 +51,9 @@ nlohmann::ordered_json group_json(const run_summary::group& g, const char* break
 // A group's entries of "by_feature": one per SQL feature present and absent, when it has examples.
 nlohmann::ordered_json feature_json(const run_summary::group& g, output::resample_plan& plan) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (std::size_t k = 0; k < g.feature_slices.size(); ++k) {
-    const run_summary::group::slice& s = g.feature_slices[k];
+  const std::vector<run_summary::group::slice> slices = g.feature_slices();
+  for (std::size_t k = 0; k < slices.size(); ++k) {
+    const run_summary::group::slice& s = slices[k];
     if (s.count == 0) continue;
     nlohmann::ordered_json t;
     t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
@@ -107,6 +108,21 @@ std::optional<double> run_summary::group::mean(int metric) const {
 std::optional<double> run_summary::group::r_ves() const {
   if (ves_n == 0) return std::nullopt;
   return ves_sum / static_cast<double>(ves_n);
+}
+
+std::vector<run_summary::group::slice> run_summary::group::feature_slices() const {
+  std::vector<slice> out;
+  if (mask_slices.empty()) return out;
+  out.resize(2 * feature_names.size());
+  for (const auto& [mask, of_mask] : mask_slices) {
+    if (of_mask.count == 0) continue;
+    for (std::size_t f = 0; f < feature_names.size(); ++f) {
+      slice& s = out[2 * f + ((mask >> f) & 1u)];
+      s.count += of_mask.count;
+      for (int m = 0; m < 4; ++m) s.sum[m] += of_mask.sum[m], s.n[m] += of_mask.n[m];
+    }
+  }
+  return out;
 }
 
 std::vector<std::pair<std::string, std::size_t>> run_summary::group::statuses() const {
@@ -302,7 +318,7 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
     values[all].push_back(em.exact);
   }
   const std::uint32_t penalize = r.penalize_extra_pred_cols ? (*r.penalize_extra_pred_cols ? 1 : 0) : 2;
-  const std::array<group*, 3> found = groups_of_(r, ids.system_id, penalize, ids.difficulty_id, ids.db, slot);
+  const std::array<group*, 3> found = groups_of_(r, ids, penalize, slot);
   group& top = *found[0];
   top.add(r);
   top.questions.push_back(ids.question);
@@ -312,17 +328,17 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
   top.question_ex.push_back(or_nan(r.scores.ex));
   top.question_f1.push_back(or_nan(r.scores.f1));
   if (facts != nullptr) {
-    if (top.feature_slices.empty()) top.feature_slices.resize(2 * feature_names.size());
     const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
     for (int m = 0; m < 4; ++m) {
       if (*metrics[m]) top.value_features[static_cast<std::size_t>(m)].push_back(facts->gold_features);
     }
-    for (std::size_t f = 0; f < feature_names.size(); ++f) {
-      group::slice& s = top.feature_slices[2 * f + ((facts->gold_features >> f) & 1u)];
-      ++s.count;
-      for (int m = 0; m < 4; ++m) {
-        if (*metrics[m]) s.sum[m] += **metrics[m], ++s.n[m];
-      }
+    const std::uint32_t mask_number = mask_number_of(facts->gold_features);
+    if (top.mask_slices.size() <= mask_number) top.mask_slices.resize(mask_number + 1);
+    auto& [mask, s] = top.mask_slices[mask_number];
+    mask = facts->gold_features;
+    ++s.count;
+    for (int m = 0; m < 4; ++m) {
+      if (*metrics[m]) s.sum[m] += **metrics[m], ++s.n[m];
     }
     if (r.scores.ex) {
       if (current_.gold_text != facts->gold.data() || current_.gold_size != facts->gold.size()) {
@@ -343,36 +359,48 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
   b.add(r);
 }
 
-std::array<run_summary::group*, 3> run_summary::groups_of_(const record& r, std::uint32_t system_id,
-                                                           std::uint32_t penalize,
-                                                           std::uint32_t difficulty_id, std::uint32_t db,
-                                                           std::size_t slot) {
+std::array<run_summary::group*, 3> run_summary::groups_of_(const record& r, const example_ids& ids,
+                                                           std::uint32_t penalize, std::size_t slot) {
   indexed* const tables[3] = {&groups_, &by_difficulty_, &by_database_};
   if (slot == no_slot) {
-    const group_key key{system_id, id_of(r.technique), penalize, 0};
-    return {&groups_.at(key, r), &by_difficulty_.at({key[0], key[1], key[2], difficulty_id}, r),
-            &by_database_.at({key[0], key[1], key[2], db}, r)};
+    const group_key key{ids.system_id, id_of(r.technique), penalize, 0};
+    return {&groups_.at(key, r), &by_difficulty_.at({key[0], key[1], key[2], ids.difficulty_id}, r),
+            &by_database_.at({key[0], key[1], key[2], ids.db}, r)};
   }
-  if (system_id >= slots_.size()) slots_.resize(system_id + 1);
-  std::vector<slot_groups>& of_system = slots_[system_id];
+  if (ids.system_id >= slots_.size()) slots_.resize(ids.system_id + 1);
+  std::vector<slot_groups>& of_system = slots_[ids.system_id];
   if (slot >= of_system.size()) of_system.resize(slot + 1);
   slot_groups& s = of_system[slot];
   if (!s.known || s.penalize != penalize || s.technique != r.technique) {
     s.technique = r.technique;
     s.technique_id = id_of(r.technique);
     s.penalize = penalize;
-    s.top = groups_.index_of({system_id, s.technique_id, penalize, 0}, r);
+    s.top = groups_.index_of({ids.system_id, s.technique_id, penalize, 0}, r);
     for (auto& v : s.by_value) v.clear();
     s.known = true;
   }
   std::array<group*, 3> out{&groups_.items[s.top], nullptr, nullptr};
-  const std::uint32_t values[2] = {difficulty_id, db};
+  const std::uint32_t values[2] = {ids.difficulty_id, ids.db};
+  const std::uint32_t numbers[2] = {ids.difficulty_number, ids.db_number};
   for (std::size_t t = 0; t < 2; ++t) {
-    const auto [it, added] = s.by_value[t].try_emplace(values[t], 0);
-    if (added) it->second = tables[t + 1]->index_of({system_id, s.technique_id, penalize, values[t]}, r);
-    out[t + 1] = &tables[t + 1]->items[it->second];
+    std::vector<std::uint32_t>& known = s.by_value[t];
+    if (known.size() <= numbers[t]) known.resize(numbers[t] + 1, no_group);
+    std::uint32_t& index = known[numbers[t]];
+    if (index == no_group)
+      index = static_cast<std::uint32_t>(
+          tables[t + 1]->index_of({ids.system_id, s.technique_id, penalize, values[t]}, r));
+    out[t + 1] = &tables[t + 1]->items[index];
   }
   return out;
+}
+
+std::uint32_t run_summary::mask_number_of(std::uint32_t mask) {
+  if (last_mask_number_ == no_group || last_mask_ != mask) {
+    last_mask_ = mask;
+    last_mask_number_ =
+        mask_numbers_.try_emplace(mask, static_cast<std::uint32_t>(mask_numbers_.size())).first->second;
+  }
+  return last_mask_number_;
 }
 
 const run_summary::example_ids& run_summary::ids_of(const record& r) {
@@ -388,6 +416,8 @@ const run_summary::example_ids& run_summary::ids_of(const record& r) {
   current_.example = number_of(record_ids_, r.id);
   current_.difficulty_id = id_of(r.difficulty);
   current_.db = id_of(r.db_id);
+  current_.difficulty_number = number_of(difficulty_numbers_, r.difficulty);
+  current_.db_number = number_of(database_numbers_, r.db_id);
   // The question: the id without the "SYSTEM:" prefix of benchmark runs.
   std::string_view question = r.id;
   if (!r.system.empty() && question.size() > r.system.size() &&
@@ -422,7 +452,7 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
     return difficulty_rank(a->difficulty) < difficulty_rank(b->difficulty);
   });
   bool sliced = false;
-  for (const group& g : groups_.items) sliced = sliced || !g.feature_slices.empty();
+  for (const group& g : groups_.items) sliced = sliced || !g.mask_slices.empty();
   const std::size_t n_groups = groups_.items.size();
   const std::size_t n_difficulty = by_difficulty.size();
   const std::size_t n_database = by_database_.items.size();

@@ -66,14 +66,21 @@ class run_summary {
     std::vector<float> question_f1;
     void add(const record& r);
 
-    /// Top-level groups only, for records added with facts: per SQL feature (feature_names) and
-    /// presence in the gold query (index 2·feature + present), the count and metric sums.
+    /// Records and metric sums of a slice of a group's records.
     struct slice {
       std::size_t count = 0;
       double sum[4] = {0, 0, 0, 0};
       std::size_t n[4] = {0, 0, 0, 0};
     };
-    std::vector<slice> feature_slices;
+    /// Top-level groups only, for records added with facts: per gold feature mask met in the run
+    /// (by its number, in the order the run met the masks), the mask and the slice of records
+    /// whose gold query has exactly those features (count 0: none in this group). A record adds to
+    /// one of these; the feature slices are summed from them.
+    std::vector<std::pair<std::uint32_t, slice>> mask_slices;
+    /// Per SQL feature (feature_names) and presence in the gold query (index 2·feature + present):
+    /// the slice of the mask slices with that feature present or absent (summed in mask order).
+    /// Empty for a group without facts.
+    std::vector<slice> feature_slices() const;
     /// Top-level groups, records added with facts: the gold query's feature mask of each value in
     /// `values` (the intervals of the feature slices).
     std::array<std::vector<std::uint32_t>, 4> value_features;
@@ -187,7 +194,9 @@ class run_summary {
     std::uint32_t question = 0;
     std::uint32_t difficulty_id = 0;
     std::uint32_t db = 0;
-    const char* gold_text = nullptr;  // facts->gold, when gold_id is its number
+    std::uint32_t difficulty_number = 0;  // among the run's difficulties (slot_groups::by_value)
+    std::uint32_t db_number = 0;          // among the run's databases
+    const char* gold_text = nullptr;      // facts->gold, when gold_id is its number
     std::size_t gold_size = 0;
     std::uint32_t gold_id = 0;
   };
@@ -196,21 +205,29 @@ class run_summary {
   bool has_current_ = false;
   string_ids record_ids_;
   // The groups of the records of one system in one slot, for the technique and penalize value of
-  // its last record: its technique's group, and its difficulty's and database's groups by the
-  // number of the difficulty and of the database (index into items). (Maps, not vectors indexed by
-  // the numbers: those count every string of the run, and a run of many databases would pay for
-  // them in every slot of every system.)
+  // its last record: its technique's group, and its difficulty's and database's groups (index into
+  // items, no_group when not met yet) by the difficulty's and the database's number among the
+  // run's difficulties and databases.
+  static constexpr std::uint32_t no_group = static_cast<std::uint32_t>(-1);
   struct slot_groups {
     std::string technique;
     std::uint32_t technique_id = 0;
     std::uint32_t penalize = 0;
     bool known = false;
     std::size_t top = 0;
-    std::array<std::unordered_map<std::uint32_t, std::size_t>, 2> by_value;
+    std::array<std::vector<std::uint32_t>, 2> by_value;
   };
+  string_ids difficulty_numbers_;
+  string_ids database_numbers_;
+  // Gold feature masks numbered in the order first met (group::mask_slices), and the last one
+  // looked up.
+  std::unordered_map<std::uint32_t, std::uint32_t> mask_numbers_;
+  std::uint32_t last_mask_ = 0;
+  std::uint32_t last_mask_number_ = no_group;
+  std::uint32_t mask_number_of(std::uint32_t mask);
   std::vector<std::vector<slot_groups>> slots_;  // by system number, then slot
-  std::array<group*, 3> groups_of_(const record& r, std::uint32_t system_id, std::uint32_t penalize,
-                                   std::uint32_t difficulty_id, std::uint32_t db, std::size_t slot);
+  std::array<group*, 3> groups_of_(const record& r, const example_ids& ids, std::uint32_t penalize,
+                                   std::size_t slot);
 
   void add_judge(const record& r);
 

@@ -56,7 +56,8 @@ void store(T* p, const V& v) {
 }
 
 // counts[r] += high[r] - low[r]
-SQLMORPH_WIDE_VECTORS void add_difference(std::uint16_t* __restrict counts, const std::uint16_t* __restrict high,
+SQLMORPH_WIDE_VECTORS void add_difference(std::uint16_t* __restrict counts,
+                                          const std::uint16_t* __restrict high,
                                           const std::uint16_t* __restrict low, std::size_t n) {
   std::size_t r = 0;
   counts16 c, h, l;

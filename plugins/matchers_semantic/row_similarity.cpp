@@ -35,8 +35,7 @@ struct lane_vectors<8> {
 // out[a * nb + b] for every pair, `lanes` vectors of bs at a time (all of one length d > 0).
 template <std::size_t lanes>
 [[gnu::always_inline]] inline void cosine_pairs(std::span<const float_vector> as,
-                                                std::span<const float_vector> bs, std::size_t d,
-                                                float* out) {
+                                                std::span<const float_vector> bs, std::size_t d, float* out) {
   using lane_vector = typename lane_vectors<lanes>::type;
   const std::size_t na = as.size();
   const std::size_t nb = bs.size();
