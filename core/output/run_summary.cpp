@@ -262,9 +262,9 @@ std::optional<double> run_summary::group::qvt() const {
   // right, the mean share of right answers.
   double sum = 0;
   std::size_t groups = 0;
-  for (const auto& [gold, counts] : ex_by_gold) {
-    if (counts.first < 2 || counts.second == 0) continue;
-    sum += static_cast<double>(counts.second) / counts.first;
+  for (const gold_counts& c : ex_by_gold) {
+    if (c.records < 2 || c.right == 0) continue;
+    sum += static_cast<double>(c.right) / c.records;
     ++groups;
   }
   if (groups == 0) return std::nullopt;
@@ -273,21 +273,27 @@ std::optional<double> run_summary::group::qvt() const {
 
 std::vector<float> run_summary::group::qvt_shares() const {
   // In the order the gold queries were first met (their ids), so that the interval is reproducible.
-  std::vector<std::pair<std::uint32_t, float>> shares;
-  for (const auto& [gold, counts] : ex_by_gold) {
-    if (counts.first < 2 || counts.second == 0) continue;
-    shares.emplace_back(gold, static_cast<float>(static_cast<double>(counts.second) / counts.first));
-  }
-  std::sort(shares.begin(), shares.end());
   std::vector<float> out;
-  out.reserve(shares.size());
-  for (const auto& s : shares) out.push_back(s.second);
+  for (const gold_counts& c : ex_by_gold) {
+    if (c.records < 2 || c.right == 0) continue;
+    out.push_back(static_cast<float>(static_cast<double>(c.right) / c.records));
+  }
   return out;
+}
+
+run_summary::group::gold_counts& run_summary::group::counts_of_gold(std::uint32_t gold) {
+  if (ex_by_gold.empty() || ex_by_gold.back().gold < gold)
+    return ex_by_gold.emplace_back(gold_counts{gold, 0, 0});
+  if (ex_by_gold.back().gold == gold) return ex_by_gold.back();
+  const auto at = std::lower_bound(ex_by_gold.begin(), ex_by_gold.end(), gold,
+                                   [](const gold_counts& c, std::uint32_t g) { return c.gold < g; });
+  if (at != ex_by_gold.end() && at->gold == gold) return *at;
+  return *ex_by_gold.insert(at, gold_counts{gold, 0, 0});
 }
 
 std::size_t run_summary::group::qvt_groups() const {
   std::size_t groups = 0;
-  for (const auto& [gold, counts] : ex_by_gold) groups += counts.first >= 2 && counts.second > 0;
+  for (const gold_counts& c : ex_by_gold) groups += c.records >= 2 && c.right > 0;
   return groups;
 }
 
@@ -346,9 +352,9 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
         current_.gold_text = facts->gold.data();
         current_.gold_size = facts->gold.size();
       }
-      auto& counts = top.ex_by_gold[current_.gold_id];
-      ++counts.first;
-      counts.second += *r.scores.ex >= 1.0;
+      group::gold_counts& counts = top.counts_of_gold(current_.gold_id);
+      ++counts.records;
+      counts.right += *r.scores.ex >= 1.0;
     }
   }
   group& d = *found[1];

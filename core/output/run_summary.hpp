@@ -84,8 +84,17 @@ class run_summary {
     /// Top-level groups, records added with facts: the gold query's feature mask of each value in
     /// `values` (the intervals of the feature slices).
     std::array<std::vector<std::uint32_t>, 4> value_features;
-    /// Per gold query (an id of the summary's), the records with EX and how many have EX 1 (QVT).
-    std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> ex_by_gold;
+    /// Per gold query (an id of the summary's: ids in the order the run met the queries), the
+    /// records with EX and how many have EX 1 (QVT); sorted by id. (A group meets the ids of a run
+    /// in order, so a record's entry is the last one, or a new one at the end, but for a gold query
+    /// met again.)
+    struct gold_counts {
+      std::uint32_t gold = 0;
+      std::uint32_t records = 0;
+      std::uint32_t right = 0;
+    };
+    std::vector<gold_counts> ex_by_gold;
+    gold_counts& counts_of_gold(std::uint32_t gold);
     std::optional<double> qvt() const;
     std::size_t qvt_groups() const;
     /// The share of right answers of each QVT group, in the order their gold queries were met.

@@ -346,11 +346,15 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   if (settings.out_dir && !out.stats.interrupted) {
     const stopwatch summary_clock;
     std::string text;
+    std::jthread freeing;  // (joined when it goes, whatever happens to the file)
     {
-      const nlohmann::ordered_json summary = out.summary.to_json(out.examples, out.wall_seconds, jobs);
+      nlohmann::ordered_json summary = out.summary.to_json(out.examples, out.wall_seconds, jobs);
       spdlog::debug("summary computed in {:.2f} s", summary_clock.elapsed_ms() / 1000);
       text = pretty_json(summary, 2, jobs) + "\n";
       spdlog::debug("summary formatted at {:.2f} s", summary_clock.elapsed_ms() / 1000);
+      // The document has a node per number (millions in a run of many systems): it is freed on
+      // another thread while the file is written.
+      freeing = std::jthread([document = std::move(summary)]() mutable { document = nullptr; });
     }
     write_file_atomically(*settings.out_dir / "summary.json", text);
     spdlog::debug("summary.json written in {:.2f} s", summary_clock.elapsed_ms() / 1000);

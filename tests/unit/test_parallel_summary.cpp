@@ -74,3 +74,41 @@ TEST_CASE("summary.json is the same whatever the number of threads that compute 
   const std::string dumped = core::dump_json(one, 2);
   for (const unsigned threads : {1u, 2u, 5u}) CHECK(core::pretty_json(one, 2, threads) == dumped);
 }
+
+// QVT counts per gold query, whatever the order a group meets them in: here system b meets a
+// query (gold 0) only after the run numbered later ones, and both meet queries again.
+TEST_CASE("summary QVT: per gold query, met in any order") {
+  core::run_summary summary;
+  struct answer {
+    const char* system;
+    int question;
+    const char* gold;
+    double ex;
+  };
+  const answer answers[] = {
+      {"a", 0, "g0", 1}, {"a", 1, "g1", 1}, {"a", 2, "g0", 0}, {"a", 3, "g2", 1}, {"a", 4, "g1", 1},
+      {"a", 5, "g2", 1}, {"b", 1, "g1", 0}, {"b", 3, "g2", 1}, {"b", 0, "g0", 1}, {"b", 2, "g0", 1},
+      {"b", 6, "g3", 1}, {"b", 4, "g1", 1}, {"b", 7, "g0", 0},
+  };
+  for (const answer& x : answers) {
+    core::record r;
+    r.system = x.system;
+    r.id = std::string(x.system) + ":" + std::to_string(x.question);
+    r.db_id = "db";
+    r.difficulty = "easy";
+    r.technique = "execution_accuracy";
+    r.scores.ex = x.ex;
+    const core::example_facts facts{0, x.gold};
+    summary.add(r, &facts);
+  }
+  const auto j = summary.to_json(8, 1.0, 1);
+  REQUIRE(j["qvt"].size() == 2);
+  // a: g0 1 of 2, g1 2 of 2, g2 2 of 2 -> (0.5 + 1 + 1) / 3.
+  CHECK(j["qvt"][0]["system"] == "a");
+  CHECK(j["qvt"][0]["groups"] == 3);
+  CHECK(j["qvt"][0]["QVT"].get<double>() == doctest::Approx(2.5 / 3));
+  // b: g0 2 of 3, g1 1 of 2 (g2 and g3 asked once) -> (2/3 + 1/2) / 2.
+  CHECK(j["qvt"][1]["system"] == "b");
+  CHECK(j["qvt"][1]["groups"] == 2);
+  CHECK(j["qvt"][1]["QVT"].get<double>() == doctest::Approx((2.0 / 3 + 0.5) / 2));
+}
