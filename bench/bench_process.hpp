@@ -1,5 +1,6 @@
 #pragma once
-// Running a command for a benchmark: wall time and peak resident memory of the child.
+// Running a command for a benchmark: wall time, processor time and peak resident memory of the
+// child.
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -17,6 +18,7 @@ namespace sqlmorph::bench {
 struct process_run {
   int exit_code = -1;
   double seconds = 0;
+  double cpu_seconds = 0;  // user + system, every thread
   long peak_rss_kb = 0;
 };
 
@@ -43,6 +45,10 @@ inline process_run run_process(const std::vector<std::string>& args) {
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.peak_rss_kb = usage.ru_maxrss;
+  const auto seconds_of = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  r.cpu_seconds = seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime);
   return r;
 }
 

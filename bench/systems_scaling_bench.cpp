@@ -2,9 +2,12 @@
 // 1. 40 systems (the first NL2SQL360 files by name) × the six deterministic SQLMorph techniques ×
 //    both penalize_extra_pred_cols values: `--jobs 1` against `--jobs 2` (target: ≥ 1.7×), next to
 //    the floor (the run's distinct queries executed once with plain sqlite3, one thread).
+//    Each run's processor time (user + system, every thread) is printed too: `--jobs 1` is one
+//    worker, but its writer runs beside it on the other core, so it uses more than one core; the
+//    ceiling printed is the speedup if `--jobs 2`'s processor time kept both cores busy throughout.
 // 2. Every published system (the 124 prediction files of ../shared: NL2SQL360 and the four others)
-//    × every technique × both variants, `--jobs 2`: wall time (target ≤ 15 s) and peak memory. The
-//    floor is measured on the same queries.
+//    × every technique × both variants, `--jobs 2`, RUNS times: wall time (target ≤ 15 s, median)
+//    and peak memory. The floor is measured on the same queries.
 // The eval command's own phases (reading, evaluating and writing, summary) come from its -v log.
 //
 //   systems_scaling_bench [SHARED_DIR] [RUNS]
@@ -37,6 +40,7 @@ const char* const deterministic =
 
 struct run_result {
   double seconds = 0;
+  double cpu_seconds = 0;
   long peak_rss_kb = 0;
   std::string phases;  // "read 0.15 s, evaluated 5.3 s, summary 1.6 s"
 };
@@ -60,7 +64,7 @@ run_result run_eval(const fs::path& spider, const system_list& systems, const st
     std::printf("the run failed (exit %d); see %s\n", run.exit_code, log.c_str());
     std::exit(1);
   }
-  run_result r{run.seconds, run.peak_rss_kb, ""};
+  run_result r{run.seconds, run.cpu_seconds, run.peak_rss_kb, ""};
   std::ifstream in(log);
   const std::regex phase(
       R"(debug: (read \d+ examples|evaluated and written|summary\.json written) in ([0-9.]+) s)");
@@ -124,41 +128,64 @@ int main(int argc, char** argv) {
   const auto queries40 = distinct_queries(spider, forty);
   const bench::timing floor40 = bench::measure(
       runs, [&] { bench::floor_exec(queries40); }, false);
-  std::vector<double> one_ms, two_ms;
+  std::vector<double> one_ms, two_ms, one_cpu, two_cpu;
   std::string one_phases, two_phases;
   for (int i = 0; i < runs; ++i) {
     const run_result one = run_eval(spider, forty, deterministic, "1");
     const run_result two = run_eval(spider, forty, deterministic, "2");
     one_ms.push_back(one.seconds * 1000);
     two_ms.push_back(two.seconds * 1000);
+    one_cpu.push_back(one.cpu_seconds);
+    two_cpu.push_back(two.cpu_seconds);
     one_phases = one.phases;
     two_phases = two.phases;
   }
   const bench::timing one = spread(one_ms);
   const bench::timing two = spread(two_ms);
+  std::sort(one_cpu.begin(), one_cpu.end());
+  std::sort(two_cpu.begin(), two_cpu.end());
+  const double one_cpu_median = one_cpu[one_cpu.size() / 2];
+  const double two_cpu_median = two_cpu[two_cpu.size() / 2];
   std::printf("floor (%zu distinct queries, one thread): %s\n", queries40.size(),
               bench::format(floor40).c_str());
-  std::printf("sqlmorph eval --jobs 1:                 %s\n   last run: %s\n", bench::format(one).c_str(),
-              one_phases.c_str());
-  std::printf("sqlmorph eval --jobs 2:                 %s\n   last run: %s\n", bench::format(two).c_str(),
-              two_phases.c_str());
+  std::printf(
+      "sqlmorph eval --jobs 1:                 %s\n   processor time (median) %.2f s = %.2f cores\n"
+      "   last run: %s\n",
+      bench::format(one).c_str(), one_cpu_median, one_cpu_median * 1000 / one.median_ms, one_phases.c_str());
+  std::printf(
+      "sqlmorph eval --jobs 2:                 %s\n   processor time (median) %.2f s = %.2f cores\n"
+      "   last run: %s\n",
+      bench::format(two).c_str(), two_cpu_median, two_cpu_median * 1000 / two.median_ms, two_phases.c_str());
   const double speedup = one.median_ms / two.median_ms;
   std::printf(
-      "speedup --jobs 2 / --jobs 1 (medians) = %.2f (target >= 1.7: %s); --jobs 2 = %.1fx the floor\n\n",
+      "speedup --jobs 2 / --jobs 1 (medians) = %.2f (target >= 1.7: %s); --jobs 2 = %.1fx the floor\n",
       speedup, speedup >= 1.7 ? "met" : "NOT met", two.median_ms / floor40.median_ms);
+  // --jobs 1 is one worker, but the writer (and the summary's formatting) run beside it: the bound
+  // on the speedup is --jobs 1's wall time over --jobs 2's processor time spread on both cores.
+  std::printf("ceiling with --jobs 2's processor time on 2 busy cores: %.2f\n\n",
+              one.median_ms / (two_cpu_median * 1000 / 2));
 
   // 2. Every system, every technique.
-  std::printf("2. %zu systems x every technique x both variants, --jobs 2 (1 run)\n", all.size());
+  std::printf("2. %zu systems x every technique x both variants, --jobs 2 (%d runs)\n", all.size(), runs);
   const auto queries_all = distinct_queries(spider, all);
   const bench::timing floor_all = bench::measure(
       1, [&] { bench::floor_exec(queries_all); }, false);
-  const run_result whole = run_eval(spider, all, "all", "2");
+  std::vector<double> whole_ms;
+  run_result whole;
+  long peak_kb = 0;
+  for (int i = 0; i < runs; ++i) {
+    whole = run_eval(spider, all, "all", "2");
+    whole_ms.push_back(whole.seconds * 1000);
+    peak_kb = std::max(peak_kb, whole.peak_rss_kb);
+  }
+  const bench::timing whole_time = spread(whole_ms);
   std::printf("floor (%zu distinct queries, one thread): %s\n", queries_all.size(),
               bench::format(floor_all).c_str());
-  std::printf("sqlmorph eval --jobs 2: %.2f s, peak memory %.0f MB (%s)\n", whole.seconds,
-              static_cast<double>(whole.peak_rss_kb) / 1024, whole.phases.c_str());
-  std::printf("target <= 15 s: %s; %.1fx the floor\n", whole.seconds <= 15 ? "met" : "NOT met",
-              whole.seconds * 1000 / floor_all.median_ms);
+  std::printf("sqlmorph eval --jobs 2: %s, peak memory %.0f MB\n   last run: %.2f s, processor %.2f s (%s)\n",
+              bench::format(whole_time).c_str(), static_cast<double>(peak_kb) / 1024, whole.seconds,
+              whole.cpu_seconds, whole.phases.c_str());
+  std::printf("target <= 15 s (median): %s; %.1fx the floor\n",
+              whole_time.median_ms <= 15000 ? "met" : "NOT met", whole_time.median_ms / floor_all.median_ms);
   fs::remove_all(fs::temp_directory_path() / "sqlmorph-systems-scaling");
   return 0;
 }
