@@ -25,6 +25,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # slurmctld, slurmd and slurm-client run the one-node Slurm cluster of the scale-out test;
 # python3-yaml reads the Kubernetes manifests of examples/kubernetes in their test.
 # libxxhash-dev (header-only use) hashes database files for the gold cache (XXH3-128).
+# libmimalloc-dev is the sqlmorph command's allocator (CMake option SQLMORPH_MIMALLOC).
 # clang and libclang-rt-14-dev (libFuzzer, ASan and UBSan runtimes) build the fuzz targets (make fuzz).
 # chromium renders the HTML report in its tests (headless, driven by puppeteer-core from the npm
 # registry, pinned in tests/report/package-lock.json and installed by `make deps`).
@@ -32,7 +33,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libsqlite3-dev liblua5.4-dev li
                 libspdlog-dev libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libssl-dev \
                 libpq-dev unixodbc-dev postgresql libmariadb-dev mariadb-server odbc-postgresql libsqliteodbc sqlite3 clang-format \
                 clang libclang-rt-14-dev pybind11-dev python3-dev python3-pytest python3-pandas python3-yaml \
-                slurmctld slurmd slurm-client libxxhash-dev chromium
+                slurmctld slurmd slurm-client libxxhash-dev libmimalloc-dev chromium
 
 # What `make run` needs: the CLI (which brings the plugins it loads by default) and the demo
 # database. Tests, benchmarks and the server backends are left to `make build` / `make test`, in

@@ -14,6 +14,7 @@
 
 #include <sqlmorph/hash.hpp>
 
+#include "runner/content_hash.hpp"
 #include "wide_vectors.hpp"
 
 namespace sqlmorph::output {
@@ -348,7 +349,7 @@ double count_percentile(const std::vector<std::size_t>& histogram, std::size_t t
 interval resample_plan::mean_interval(std::span<const double> values) {
   if (values.empty()) return interval{};
   const std::string_view bytes(reinterpret_cast<const char*>(values.data()), values.size_bytes());
-  const std::pair<std::uint64_t, std::uint64_t> key{hash_bytes(bytes, 1), hash_bytes(bytes, 2)};
+  const std::pair<std::uint64_t, std::uint64_t> key = core::content_hash_128(bytes);
   {
     std::shared_lock lock(intervals_mutex_);
     const auto it = intervals_.find(key);

@@ -111,7 +111,7 @@ class resample_plan {
   std::size_t resamples_;
   std::uint64_t seed_;
   std::shared_mutex cumulative_mutex_;
-  // The intervals already computed, by two 64-bit hashes of the values' bytes: a summary asks for
+  // The intervals already computed, by the XXH3-128 of the values' bytes: a summary asks for
   // the same values many times (the four metrics of a verdict technique, the two variants of a
   // technique that does not depend on penalize_extra_pred_cols).
   struct values_key_hash {

@@ -29,6 +29,11 @@ std::string text_content_hash(std::string_view bytes) {
   return hex(XXH3_128bits(bytes.data(), bytes.size()));
 }
 
+std::pair<std::uint64_t, std::uint64_t> content_hash_128(std::string_view bytes) {
+  const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  return {h.low64, h.high64};
+}
+
 std::string file_content_hash(const std::filesystem::path& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return {};

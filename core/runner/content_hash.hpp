@@ -5,17 +5,21 @@
 // size nor the modification time is trusted, so a database changed in place — even to the same
 // size, with its mtime restored — never serves results of its old content.
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace sqlmorph::core {
 
 /// XXH3-128 of bytes in memory, as 32 hex digits.
 std::string text_content_hash(std::string_view bytes);
+/// XXH3-128 of bytes in memory, as its two 64-bit halves (low, high): a key kept in memory only.
+std::pair<std::uint64_t, std::uint64_t> content_hash_128(std::string_view bytes);
 
 /// XXH3-128 of a file's bytes, as 32 hex digits; empty if the file cannot be read.
 std::string file_content_hash(const std::filesystem::path& file);
