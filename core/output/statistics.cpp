@@ -107,38 +107,49 @@ double mean_of(std::span<const double> values) {
   return values.empty() ? 0 : sum / static_cast<double>(values.size());
 }
 
-// The k smallest values of `values` by `before` (std::less: the smallest; std::greater: the
-// largest), sorted ascending. One pass: values that beat the k-th best so far are collected, and
-// the collection is cut back to the best k whenever it reaches 4k; most values are turned away by
-// one comparison. (A value equal to the k-th best changes none of the k best values.)
+// The k best of the values offered, by `before` (std::less: the smallest; std::greater: the
+// largest), sorted ascending. Values that beat the k-th best so far are collected, and the
+// collection is cut back to the best k whenever it reaches 4k; most values are turned away by one
+// comparison. (A value equal to the k-th best changes none of the k best values.) k >= 1.
 template <typename Before>
-std::vector<double> extremes(const std::vector<double>& values, std::size_t k, Before before) {
-  std::vector<double> kept;
-  kept.reserve(4 * k);
-  bool full = false;  // kept holds k values at least, the k-th best being `worst`
-  double worst = 0;
-  const auto cut = [&] {
-    std::nth_element(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(k - 1), kept.end(), before);
-    kept.resize(k);
-    worst = kept[k - 1];
-    full = true;
-  };
-  for (const double v : values) {
-    if (full && !before(v, worst)) continue;
-    kept.push_back(v);
-    if (kept.size() == 4 * k) cut();
+class best_values {
+ public:
+  best_values(std::size_t k, Before before) : k_(k), before_(before) { kept_.reserve(4 * k); }
+  void offer(double v) {
+    if (full_ && !before_(v, worst_)) return;
+    kept_.push_back(v);
+    if (kept_.size() == 4 * k_) cut_();
   }
-  if (kept.size() > k) cut();
-  std::sort(kept.begin(), kept.end());
-  return kept;
-}
+  std::vector<double> sorted() {
+    if (kept_.size() > k_) cut_();
+    std::sort(kept_.begin(), kept_.end());
+    return std::move(kept_);
+  }
 
-// The percentiles at q_low <= q_high with linear interpolation between order statistics (numpy's
-// default); may reorder `values`. Selection, not a full sort (a summary takes thousands of them):
-// the bootstrap's 2.5th and 97.5th percentiles need only the few smallest and largest values
-// (extremes); otherwise the upper one is selected first, then the lower one among the values below
-// it.
-std::pair<double, double> percentiles(std::vector<double>& values, double q_low, double q_high) {
+ private:
+  void cut_() {
+    std::nth_element(kept_.begin(), kept_.begin() + static_cast<std::ptrdiff_t>(k_ - 1), kept_.end(),
+                     before_);
+    kept_.resize(k_);
+    worst_ = kept_[k_ - 1];
+    full_ = true;
+  }
+  std::size_t k_;
+  Before before_;
+  std::vector<double> kept_;
+  bool full_ = false;  // kept_ holds k values at least, the k-th best being worst_
+  double worst_ = 0;
+};
+
+// The percentiles at q_low <= q_high of values[i] / divisor (divisor > 0) with linear
+// interpolation between order statistics (numpy's default); may reorder `values`. Dividing keeps
+// the order, so the order statistics are selected among the values and only they are divided: the
+// same numbers as dividing every value first. Selection, not a full sort (a summary takes
+// thousands of them): the bootstrap's 2.5th and 97.5th percentiles need only the few smallest and
+// largest values (best_values, both in one pass); otherwise the upper one is selected first, then
+// the lower one among the values below it.
+std::pair<double, double> percentiles(std::vector<double>& values, double q_low, double q_high,
+                                      double divisor) {
   const std::size_t last = values.size() - 1;
   struct position {
     std::size_t below;
@@ -155,30 +166,40 @@ std::pair<double, double> percentiles(std::vector<double>& values, double q_low,
   const std::size_t low_count = low.above + 1;                // order statistics 0 .. low.above
   const std::size_t high_count = values.size() - high.below;  // order statistics high.below .. last
   if (4 * (low_count + high_count) <= values.size()) {
-    const std::vector<double> smallest = extremes(values, low_count, std::less<double>());
-    const std::vector<double> largest = extremes(values, high_count, std::greater<double>());
-    const auto order = [&](std::size_t k) { return k < low_count ? smallest[k] : largest[k - high.below]; };
+    best_values lowest(low_count, std::less<double>());
+    best_values highest(high_count, std::greater<double>());
+    for (const double v : values) {
+      lowest.offer(v);
+      highest.offer(v);
+    }
+    const std::vector<double> smallest = lowest.sorted();
+    const std::vector<double> largest = highest.sorted();
+    const auto order = [&](std::size_t k) {
+      return (k < low_count ? smallest[k] : largest[k - high.below]) / divisor;
+    };
     return {order(low.below) + low.fraction * (order(low.above) - order(low.below)),
             order(high.below) + high.fraction * (order(high.above) - order(high.below))};
   }
   const auto begin = values.begin();
   std::nth_element(begin, begin + static_cast<std::ptrdiff_t>(high.below), values.end());
-  const double high_lo = values[high.below];
+  const double high_lo = values[high.below] / divisor;
   // The next order statistic: the smallest of those after `below`.
   const double high_hi =
       high.above == high.below
           ? high_lo
-          : *std::min_element(begin + static_cast<std::ptrdiff_t>(high.above), values.end());
+          : *std::min_element(begin + static_cast<std::ptrdiff_t>(high.above), values.end()) / divisor;
   // Everything before high.below is at most values[high.below], everything after at least.
   if (low.below < high.below)
     std::nth_element(begin, begin + static_cast<std::ptrdiff_t>(low.below),
                      begin + static_cast<std::ptrdiff_t>(high.below));
-  const double low_lo = values[low.below];
+  const double low_lo = values[low.below] / divisor;
   double low_hi = low_lo;
   if (low.above != low.below) {
-    low_hi = low.above >= high.below ? (low.above == high.below ? high_lo : high_hi)
-                                     : *std::min_element(begin + static_cast<std::ptrdiff_t>(low.above),
-                                                         begin + static_cast<std::ptrdiff_t>(high.below) + 1);
+    low_hi = low.above >= high.below
+                 ? (low.above == high.below ? high_lo : high_hi)
+                 : *std::min_element(begin + static_cast<std::ptrdiff_t>(low.above),
+                                     begin + static_cast<std::ptrdiff_t>(high.below) + 1) /
+                       divisor;
   }
   return {low_lo + low.fraction * (low_hi - low_lo), high_lo + high.fraction * (high_hi - high_lo)};
 }
@@ -378,9 +399,8 @@ interval resample_plan::computed_interval(std::span<const double> values) {
     result.high = count_percentile(histogram, sums.size(), values.size(), 0.975);
     return result;
   }
-  std::vector<double>& means = sums;
-  for (double& m : means) m /= static_cast<double>(values.size());
-  std::tie(result.low, result.high) = percentiles(means, 0.025, 0.975);
+  // The means are the sums over n: the percentiles divide only the order statistics they use.
+  std::tie(result.low, result.high) = percentiles(sums, 0.025, 0.975, static_cast<double>(values.size()));
   return result;
 }
 
