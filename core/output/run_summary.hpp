@@ -85,9 +85,9 @@ class run_summary {
     /// `values` (the intervals of the feature slices).
     std::array<std::vector<std::uint32_t>, 4> value_features;
     /// Per gold query (an id of the summary's: ids in the order the run met the queries), the
-    /// records with EX and how many have EX 1 (QVT); sorted by id. (A group meets the ids of a run
-    /// in order, so a record's entry is the last one, or a new one at the end, but for a gold query
-    /// met again.)
+    /// records with EX and how many have EX 1 (QVT); sorted by id. (Ids grow as a run meets new
+    /// queries, so a record's entry is usually the last one or a new last one; a query met again
+    /// is found by binary search.)
     struct gold_counts {
       std::uint32_t gold = 0;
       std::uint32_t records = 0;

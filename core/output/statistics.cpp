@@ -13,9 +13,9 @@
 #include <vector>
 
 #include <sqlmorph/hash.hpp>
+#include <sqlmorph/wide_vectors.hpp>
 
 #include "runner/content_hash.hpp"
-#include "wide_vectors.hpp"
 
 namespace sqlmorph::output {
 
@@ -39,7 +39,7 @@ namespace {
 
 // The loops below work on fixed-width vectors (GCC and Clang vector extensions), 16 counts or 8
 // sums at a time: SSE2 registers in halves or quarters, AVX2 ones where the processor has them
-// (wide_vectors.hpp). Each element is computed by the same operations as one at a time would (the
+// (sqlmorph/wide_vectors.hpp). Each element is computed by the same operations as one at a time would (the
 // integers modulo 2^16, a double product then a double sum), so the results are the same bits.
 typedef std::uint16_t counts16 __attribute__((vector_size(32)));
 typedef std::uint16_t counts8 __attribute__((vector_size(16)));

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <optional>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -353,8 +354,11 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
       text = pretty_json(summary, 2, jobs) + "\n";
       spdlog::debug("summary formatted at {:.2f} s", summary_clock.elapsed_ms() / 1000);
       // The document has a node per number (millions in a run of many systems): it is freed on
-      // another thread while the file is written.
-      freeing = std::jthread([document = std::move(summary)]() mutable { document = nullptr; });
+      // another thread while the file is written (here, when the system refuses a thread).
+      try {
+        freeing = std::jthread([document = std::move(summary)]() mutable { document = nullptr; });
+      } catch (const std::system_error&) {
+      }
     }
     write_file_atomically(*settings.out_dir / "summary.json", text);
     spdlog::debug("summary.json written in {:.2f} s", summary_clock.elapsed_ms() / 1000);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <sqlmorph/wide_vectors.hpp>
+
 namespace sqlmorph::semantic {
 namespace {
 
@@ -85,22 +87,11 @@ template <std::size_t lanes>
   }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target("avx2"))) void cosine_pairs_avx2(std::span<const float_vector> as,
-                                                       std::span<const float_vector> bs, std::size_t d,
-                                                       float* out) {
+// The eight-lane path, compiled for AVX2 (sqlmorph/wide_vectors.hpp), run where the processor has it.
+SQLMORPH_AVX2 void cosine_pairs_avx2(std::span<const float_vector> as, std::span<const float_vector> bs,
+                                     std::size_t d, float* out) {
   cosine_pairs<8>(as, bs, d, out);
 }
-bool has_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2");
-  return yes;
-}
-#else
-void cosine_pairs_avx2(std::span<const float_vector>, std::span<const float_vector>, std::size_t, float*) {}
-bool has_avx2() {
-  return false;
-}
-#endif
 
 }  // namespace
 
@@ -119,7 +110,7 @@ std::vector<float> row_cosine_matrix(std::span<const float_vector> as, std::span
     }
     return out;
   }
-  if (width == lane_width::widest && has_avx2())
+  if (width == lane_width::widest && processor_has_avx2())
     cosine_pairs_avx2(as, bs, d, out.data());
   else
     cosine_pairs<4>(as, bs, d, out.data());
