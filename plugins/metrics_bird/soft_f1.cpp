@@ -17,6 +17,19 @@ bool contains(std::span<const value> row, const value& v) {
   return false;
 }
 
+// How many of `values` occur in `row`.
+std::size_t found_in(std::span<const value> values, std::span<const value> row) {
+  std::size_t found = 0;
+  for (const value& v : values) found += contains(row, v) ? 1 : 0;
+  return found;
+}
+
+// compare_rows(pred, gold).match alone (the same division): the share the optimal pairing
+// maximizes, without counting the gold row's values in the predicted one.
+double matched_share(std::span<const value> pred, std::span<const value> gold) {
+  return static_cast<double>(found_in(pred, gold)) / static_cast<double>(gold.size());
+}
+
 // The row matchers' common start: repeated rows dropped on both sides.
 struct distinct_sides {
   std::vector<std::size_t> gold;
@@ -30,20 +43,10 @@ distinct_sides distinct_of(const match_input& in) {
 }  // namespace
 
 row_agreement compare_rows(std::span<const value> pred, std::span<const value> gold) {
-  std::size_t matches = 0;
-  std::size_t pred_only = 0;
-  std::size_t truth_only = 0;
-  for (const value& v : pred) {
-    if (contains(gold, v))
-      ++matches;
-    else
-      ++pred_only;
-  }
-  for (const value& v : gold) {
-    if (!contains(pred, v)) ++truth_only;
-  }
+  const std::size_t matches = found_in(pred, gold);
+  const std::size_t truth_only = gold.size() - found_in(gold, pred);
   const auto columns = static_cast<double>(gold.size());
-  return {static_cast<double>(matches) / columns, static_cast<double>(pred_only) / columns,
+  return {static_cast<double>(matches) / columns, static_cast<double>(pred.size() - matches) / columns,
           static_cast<double>(truth_only) / columns};
 }
 
@@ -142,7 +145,7 @@ row_match soft_matched_rows::do_match_(const match_input& in, const column_align
     std::vector<double> share(n * m);
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < m; ++j)
-        share[i * m + j] = compare_rows(in.pred.row(pred_left[j]), in.gold.row(gold_left[i])).match;
+        share[i * m + j] = matched_share(in.pred.row(pred_left[j]), in.gold.row(gold_left[i]));
     }
     pred_of = semantic::optimal_assignment(share, n, m);
   } else if (n > 0 && m > 0) {
