@@ -19,6 +19,8 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string>
+#include <tuple>
 
 #include <spdlog/spdlog.h>
 
@@ -128,34 +130,32 @@ int main(int argc, char** argv) {
   const auto queries40 = distinct_queries(spider, forty);
   const bench::timing floor40 = bench::measure(
       runs, [&] { bench::floor_exec(queries40); }, false);
-  std::vector<double> one_ms, two_ms, one_cpu, two_cpu;
+  std::vector<double> one_ms, two_ms, one_cpu_ms, two_cpu_ms;
   std::string one_phases, two_phases;
   for (int i = 0; i < runs; ++i) {
     const run_result one = run_eval(spider, forty, deterministic, "1");
     const run_result two = run_eval(spider, forty, deterministic, "2");
     one_ms.push_back(one.seconds * 1000);
     two_ms.push_back(two.seconds * 1000);
-    one_cpu.push_back(one.cpu_seconds);
-    two_cpu.push_back(two.cpu_seconds);
+    one_cpu_ms.push_back(one.cpu_seconds * 1000);
+    two_cpu_ms.push_back(two.cpu_seconds * 1000);
     one_phases = one.phases;
     two_phases = two.phases;
   }
   const bench::timing one = spread(one_ms);
   const bench::timing two = spread(two_ms);
-  std::sort(one_cpu.begin(), one_cpu.end());
-  std::sort(two_cpu.begin(), two_cpu.end());
-  const double one_cpu_median = one_cpu[one_cpu.size() / 2];
-  const double two_cpu_median = two_cpu[two_cpu.size() / 2];
+  const bench::timing one_cpu = spread(one_cpu_ms);
+  const bench::timing two_cpu = spread(two_cpu_ms);
   std::printf("floor (%zu distinct queries, one thread): %s\n", queries40.size(),
               bench::format(floor40).c_str());
-  std::printf(
-      "sqlmorph eval --jobs 1:                 %s\n   processor time (median) %.2f s = %.2f cores\n"
-      "   last run: %s\n",
-      bench::format(one).c_str(), one_cpu_median, one_cpu_median * 1000 / one.median_ms, one_phases.c_str());
-  std::printf(
-      "sqlmorph eval --jobs 2:                 %s\n   processor time (median) %.2f s = %.2f cores\n"
-      "   last run: %s\n",
-      bench::format(two).c_str(), two_cpu_median, two_cpu_median * 1000 / two.median_ms, two_phases.c_str());
+  for (const auto& [jobs, wall, cpu, phases] :
+       {std::tuple{1, one, one_cpu, one_phases}, std::tuple{2, two, two_cpu, two_phases}}) {
+    std::printf(
+        "sqlmorph eval --jobs %d:                 %s\n   processor time: %s = %.2f cores (medians)\n"
+        "   last run: %s\n",
+        jobs, bench::format(wall).c_str(), bench::format(cpu).c_str(), cpu.median_ms / wall.median_ms,
+        phases.c_str());
+  }
   const double speedup = one.median_ms / two.median_ms;
   std::printf(
       "speedup --jobs 2 / --jobs 1 (medians) = %.2f (target >= 1.7: %s); --jobs 2 = %.1fx the floor\n",
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
   // --jobs 1 is one worker, but the writer (and the summary's formatting) run beside it: the bound
   // on the speedup is --jobs 1's wall time over --jobs 2's processor time spread on both cores.
   std::printf("ceiling with --jobs 2's processor time on 2 busy cores: %.2f\n\n",
-              one.median_ms / (two_cpu_median * 1000 / 2));
+              one.median_ms / (two_cpu.median_ms / 2));
 
   // 2. Every system, every technique.
   std::printf("2. %zu systems x every technique x both variants, --jobs 2 (%d runs)\n", all.size(), runs);

@@ -370,8 +370,8 @@ std::array<run_summary::group*, 3> run_summary::groups_of_(const record& r, cons
   indexed* const tables[3] = {&groups_, &by_difficulty_, &by_database_};
   if (slot == no_slot) {
     const group_key key{ids.system_id, id_of(r.technique), penalize, 0};
-    return {&groups_.at(key, r), &by_difficulty_.at({key[0], key[1], key[2], ids.difficulty_id}, r),
-            &by_database_.at({key[0], key[1], key[2], ids.db}, r)};
+    return {&groups_.at(key, r), &by_difficulty_.at({key[0], key[1], key[2], ids.difficulty_number}, r),
+            &by_database_.at({key[0], key[1], key[2], ids.db_number}, r)};
   }
   if (ids.system_id >= slots_.size()) slots_.resize(ids.system_id + 1);
   std::vector<slot_groups>& of_system = slots_[ids.system_id];
@@ -386,7 +386,6 @@ std::array<run_summary::group*, 3> run_summary::groups_of_(const record& r, cons
     s.known = true;
   }
   std::array<group*, 3> out{&groups_.items[s.top], nullptr, nullptr};
-  const std::uint32_t values[2] = {ids.difficulty_id, ids.db};
   const std::uint32_t numbers[2] = {ids.difficulty_number, ids.db_number};
   for (std::size_t t = 0; t < 2; ++t) {
     std::vector<std::uint32_t>& known = s.by_value[t];
@@ -394,7 +393,7 @@ std::array<run_summary::group*, 3> run_summary::groups_of_(const record& r, cons
     std::uint32_t& index = known[numbers[t]];
     if (index == no_group)
       index = static_cast<std::uint32_t>(
-          tables[t + 1]->index_of({ids.system_id, s.technique_id, penalize, values[t]}, r));
+          tables[t + 1]->index_of({ids.system_id, s.technique_id, penalize, numbers[t]}, r));
     out[t + 1] = &tables[t + 1]->items[index];
   }
   return out;
@@ -420,8 +419,6 @@ const run_summary::example_ids& run_summary::ids_of(const record& r) {
   current_.db_id = r.db_id;
   current_.system_id = id_of(r.system);
   current_.example = number_of(record_ids_, r.id);
-  current_.difficulty_id = id_of(r.difficulty);
-  current_.db = id_of(r.db_id);
   current_.difficulty_number = number_of(difficulty_numbers_, r.difficulty);
   current_.db_number = number_of(database_numbers_, r.db_id);
   // The question: the id without the "SYSTEM:" prefix of benchmark runs.

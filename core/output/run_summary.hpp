@@ -201,11 +201,11 @@ class run_summary {
     std::uint32_t system_id = 0;
     std::uint32_t example = 0;  // the number of the record id
     std::uint32_t question = 0;
-    std::uint32_t difficulty_id = 0;
-    std::uint32_t db = 0;
-    std::uint32_t difficulty_number = 0;  // among the run's difficulties (slot_groups::by_value)
-    std::uint32_t db_number = 0;          // among the run's databases
-    const char* gold_text = nullptr;      // facts->gold, when gold_id is its number
+    // The difficulty's and the database's numbers among the run's difficulties and databases
+    // (the last part of a by_difficulty or by_database group's key, slot_groups::by_value).
+    std::uint32_t difficulty_number = 0;
+    std::uint32_t db_number = 0;
+    const char* gold_text = nullptr;  // facts->gold, when gold_id is its number
     std::size_t gold_size = 0;
     std::uint32_t gold_id = 0;
   };

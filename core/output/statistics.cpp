@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <limits>
 #include <mutex>
@@ -46,16 +45,6 @@ typedef std::uint16_t counts8 __attribute__((vector_size(16)));
 typedef std::int32_t ints8 __attribute__((vector_size(32)));
 typedef double doubles8 __attribute__((vector_size(64)));
 
-// (By reference: a vector this wide passed by value would depend on the instruction set's ABI.)
-template <typename V, typename T>
-void load(V& v, const T* p) {
-  std::memcpy(&v, p, sizeof v);
-}
-template <typename V, typename T>
-void store(T* p, const V& v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
 // counts[r] += high[r] - low[r]
 SQLMORPH_WIDE_VECTORS void add_difference(std::uint16_t* __restrict counts,
                                           const std::uint16_t* __restrict high,
@@ -63,10 +52,10 @@ SQLMORPH_WIDE_VECTORS void add_difference(std::uint16_t* __restrict counts,
   std::size_t r = 0;
   counts16 c, h, l;
   for (; r + 16 <= n; r += 16) {
-    load(c, counts + r);
-    load(h, high + r);
-    load(l, low + r);
-    store(counts + r, c + (h - l));
+    load_vector(c, counts + r);
+    load_vector(h, high + r);
+    load_vector(l, low + r);
+    store_vector(counts + r, c + (h - l));
   }
   for (; r < n; ++r) counts[r] = static_cast<std::uint16_t>(counts[r] + (high[r] - low[r]));
 }
@@ -77,9 +66,9 @@ SQLMORPH_WIDE_VECTORS void add_row(std::uint16_t* __restrict row, const std::uin
   std::size_t r = 0;
   counts16 a, b;
   for (; r + 16 <= n; r += 16) {
-    load(a, row + r);
-    load(b, previous + r);
-    store(row + r, a + b);
+    load_vector(a, row + r);
+    load_vector(b, previous + r);
+    store_vector(row + r, a + b);
   }
   for (; r < n; ++r) row[r] = static_cast<std::uint16_t>(row[r] + previous[r]);
 }
@@ -92,11 +81,11 @@ SQLMORPH_WIDE_VECTORS void add_weighted_difference(double* __restrict sums, doub
   counts8 h, l;
   doubles8 sum;
   for (; r + 8 <= n; r += 8) {
-    load(h, high + r);
-    load(l, low + r);
-    load(sum, sums + r);
+    load_vector(h, high + r);
+    load_vector(l, low + r);
+    load_vector(sum, sums + r);
     const ints8 difference = __builtin_convertvector(h, ints8) - __builtin_convertvector(l, ints8);
-    store(sums + r, sum + v * __builtin_convertvector(difference, doubles8));
+    store_vector(sums + r, sum + v * __builtin_convertvector(difference, doubles8));
   }
   for (; r < n; ++r) sums[r] += v * static_cast<double>(high[r] - low[r]);
 }

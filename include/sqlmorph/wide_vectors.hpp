@@ -7,6 +7,8 @@
 // - SQLMORPH_WIDE_VECTORS before a function: compiled twice, for the baseline and for AVX2, the
 //   loader picking one (GCC's target_clones).
 // - SQLMORPH_AVX2 before a function: compiled for AVX2 only; call it when processor_has_avx2().
+// - load_vector / store_vector: a vector (GCC and Clang vector extensions) from or to memory of
+//   any alignment.
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define SQLMORPH_WIDE_VECTORS __attribute__((target_clones("avx2", "default")))
@@ -18,7 +20,20 @@
 #define SQLMORPH_HAS_AVX2_PATH 0
 #endif
 
+#include <cstring>
+
 namespace sqlmorph {
+
+// (By reference: a vector wider than 16 bytes passed by value would depend on the instruction
+// set's ABI.)
+template <typename V, typename T>
+inline void load_vector(V& v, const T* p) {
+  std::memcpy(&v, p, sizeof v);
+}
+template <typename V, typename T>
+inline void store_vector(T* p, const V& v) {
+  std::memcpy(p, &v, sizeof v);
+}
 
 /// Whether SQLMORPH_AVX2 functions may run here (false where there are none).
 inline bool processor_has_avx2() {

@@ -1,7 +1,6 @@
 #include "row_similarity.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include <sqlmorph/wide_vectors.hpp>
 
@@ -15,13 +14,6 @@ namespace {
 // the bits.) Four lanes everywhere, eight where the processor has AVX2.
 // The vectors `as` are taken eight at a time: eight independent sums hide the latency of the adds.
 constexpr std::size_t group = 8;
-
-// (By reference: a vector wider than 16 bytes passed by value would depend on the instruction
-// set's ABI.)
-template <typename V>
-void load(V& v, const float* p) {
-  std::memcpy(&v, p, sizeof v);
-}
 
 template <std::size_t lanes>
 struct lane_vectors;
@@ -65,7 +57,7 @@ template <std::size_t lanes>
       lane_vector a0v = {}, a1v = {}, a2v = {}, a3v = {}, a4v = {}, a5v = {}, a6v = {}, a7v = {};
       lane_vector bv;
       for (std::size_t i = 0; i < d; ++i) {
-        load(bv, col + i * lanes);
+        load_vector(bv, col + i * lanes);
         a0v += bv * p0[i];
         a1v += bv * p1[i];
         a2v += bv * p2[i];
