@@ -3,12 +3,18 @@
 // evaluator must at least do — measured in the same run as sqlmorph.
 
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "bench_util.hpp"
 
 namespace sqlmorph::bench {
 
@@ -65,6 +71,29 @@ inline std::size_t floor_exec(const std::vector<floor_query>& queries, double ti
   }
   for (auto& [path, db] : dbs) sqlite3_close(db);
   return cells;
+}
+
+/// PERF.md's floor as PERF.md measured it: bench/spider_floor.py executes the gold and predicted
+/// queries of one Spider prediction file with Python's sqlite3 and fetches every row, `runs` times
+/// (the time inside the script, not the interpreter's start). No runs when python3 is missing.
+inline timing python_floor(int runs, const std::filesystem::path& gold, const std::filesystem::path& pred,
+                           const std::filesystem::path& db_root) {
+  const bool have_python =
+      ::access("/usr/bin/python3", X_OK) == 0 || std::system("command -v python3 >/dev/null 2>&1") == 0;
+  if (!have_python) return {};
+  const std::string script = std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/bench/spider_floor.py";
+  const std::string cmd =
+      "python3 " + script + " " + gold.string() + " " + pred.string() + " " + db_root.string();
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    std::FILE* p = ::popen(cmd.c_str(), "r");
+    double s = -1;
+    if (p != nullptr && std::fscanf(p, "%lf", &s) == 1 && s >= 0) ms.push_back(s * 1000);
+    if (p != nullptr) ::pclose(p);
+  }
+  if (ms.empty()) return {};
+  std::sort(ms.begin(), ms.end());
+  return {ms.front(), ms[ms.size() / 2], ms.back(), static_cast<int>(ms.size())};
 }
 
 }  // namespace sqlmorph::bench

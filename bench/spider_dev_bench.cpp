@@ -68,28 +68,10 @@ int main(int argc, char** argv) {
   const bench::timing floor_cpp = bench::measure(7, [&] { bench::floor_exec(queries); });
   std::printf("floor, C++ sqlite3 (execute + fetch every row):     %s\n", bench::format(floor_cpp).c_str());
 
-  bench::timing floor_py{};
-  const bool have_python =
-      ::access("/usr/bin/python3", X_OK) == 0 || std::system("command -v python3 >/dev/null 2>&1") == 0;
-  if (have_python) {
-    const std::string script = std::string(SQLMORPH_BENCH_SOURCE_DIR) + "/bench/spider_floor.py";
-    std::vector<double> seconds;
-    for (int i = 0; i < 7; ++i) {
-      const std::string cmd = "python3 " + script + " " + (spider / "dev_gold.sql").string() + " " +
-                              pred_file.string() + " " + (spider / "database").string();
-      std::FILE* p = ::popen(cmd.c_str(), "r");
-      double s = -1;
-      if (p != nullptr && std::fscanf(p, "%lf", &s) == 1) seconds.push_back(s * 1000);
-      if (p != nullptr) ::pclose(p);
-    }
-    if (!seconds.empty()) {
-      std::sort(seconds.begin(), seconds.end());
-      floor_py = {seconds.front(), seconds[seconds.size() / 2], seconds.back(),
-                  static_cast<int>(seconds.size())};
-      std::printf("floor, Python sqlite3 (PERF.md's floor, in-script): %s\n",
-                  bench::format(floor_py).c_str());
-    }
-  }
+  const bench::timing floor_py =
+      bench::python_floor(7, spider / "dev_gold.sql", pred_file, spider / "database");
+  if (floor_py.runs > 0)
+    std::printf("floor, Python sqlite3 (PERF.md's floor, in-script): %s\n", bench::format(floor_py).c_str());
 
   const bench::timing ours = bench::measure(7, [&] { core::run_evaluation(examples, settings); });
   std::printf("sqlmorph, %zu variants declared in Lua, in process:  %s\n", settings.techniques.size(),

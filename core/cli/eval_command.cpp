@@ -2,7 +2,9 @@
 // files of one or several systems — on parallel workers, streamed to results.jsonl, resumable.
 
 #include <csignal>
+#include <future>
 #include <iostream>
+#include <system_error>
 
 #include <spdlog/spdlog.h>
 
@@ -22,10 +24,22 @@ int run_eval(const global_options& g, const eval_options& o) {
   apply_logging(g);
   if (o.out.empty()) throw usage_error("--out needs a folder");
   const std::optional<shard_spec> shard = o.shard ? std::optional(parse_shard_spec(*o.shard)) : std::nullopt;
+  // The inputs are read (and their gold queries parsed) on another thread while the
+  // configuration, the plugins and the technique scripts load. An error in the configuration is
+  // still the one reported first.
+  const auto read = [&o] {
+    const stopwatch reading;
+    std::vector<example> examples = read_examples(o);
+    spdlog::debug("read {} examples in {:.2f} s", examples.size(), reading.elapsed_ms() / 1000);
+    return examples;
+  };
+  std::future<std::vector<example>> reading;
+  try {
+    reading = std::async(std::launch::async, read);
+  } catch (const std::system_error&) {  // no thread to spare: read after loading
+  }
   const auto env = environment::load(g.config_file);
-  const stopwatch reading;
-  std::vector<example> examples = read_examples(o);
-  spdlog::debug("read {} examples in {:.2f} s", examples.size(), reading.elapsed_ms() / 1000);
+  std::vector<example> examples = reading.valid() ? reading.get() : read();
   evaluation_settings settings = evaluation_settings_from(*env, o, g.quiet);
   if (shard) examples = select_shard(examples, *shard, settings);
   const evaluation_outcome outcome = run_evaluation(examples, settings);

@@ -1,6 +1,7 @@
 #include "output/statistics.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -20,7 +21,7 @@ namespace sqlmorph::output {
 
 std::uint64_t resample_source::next() {
   // splitmix64: a Weyl sequence through the project's finalizer.
-  return mix64(state_ += 0x9E3779B97F4A7C15ULL);
+  return mix64(state_ += gamma);
 }
 
 std::size_t resample_source::below(std::size_t n) {
@@ -60,19 +61,6 @@ SQLMORPH_WIDE_VECTORS void add_difference(std::uint16_t* __restrict counts,
   for (; r < n; ++r) counts[r] = static_cast<std::uint16_t>(counts[r] + (high[r] - low[r]));
 }
 
-// row[r] += previous[r] (two different rows)
-SQLMORPH_WIDE_VECTORS void add_row(std::uint16_t* __restrict row, const std::uint16_t* __restrict previous,
-                                   std::size_t n) {
-  std::size_t r = 0;
-  counts16 a, b;
-  for (; r + 16 <= n; r += 16) {
-    load_vector(a, row + r);
-    load_vector(b, previous + r);
-    store_vector(row + r, a + b);
-  }
-  for (; r < n; ++r) row[r] = static_cast<std::uint16_t>(row[r] + previous[r]);
-}
-
 // sums[r] += v * (high[r] - low[r])
 SQLMORPH_WIDE_VECTORS void add_weighted_difference(double* __restrict sums, double v,
                                                    const std::uint16_t* __restrict high,
@@ -88,6 +76,36 @@ SQLMORPH_WIDE_VECTORS void add_weighted_difference(double* __restrict sums, doub
     store_vector(sums + r, sum + v * __builtin_convertvector(difference, doubles8));
   }
   for (; r < n; ++r) sums[r] += v * static_cast<double>(high[r] - low[r]);
+}
+
+// Resamples [first, first + in_block) (in_block <= block_width), their n draws each taken from
+// `draws` in order: how often each drew each index, summed over the indexes below each row, written
+// to their columns of rows 1..n (row i, column r: resample r's draws below i; rows `stride` counts
+// apart). `local` holds (n + 1) * block_width counts: a small table (16 KB for n = 1,000).
+constexpr std::size_t block_width = 8;
+SQLMORPH_WIDE_VECTORS void fill_block(bounded_draws& source, std::size_t n, std::size_t first,
+                                      std::size_t in_block, std::vector<std::uint16_t>& local,
+                                      std::uint16_t* rows, std::size_t stride) {
+  bounded_draws draws = source;  // (a copy the compiler keeps in registers)
+  std::fill(local.begin(), local.end(), std::uint16_t{0});
+  std::uint16_t* table = local.data();
+  for (std::size_t r = 0; r < in_block; ++r) {
+    for (std::size_t k = 0; k < n; ++k) ++table[(draws.next() + 1) * block_width + r];
+  }
+  source = draws;
+  static_assert(sizeof(counts8) == block_width * sizeof(std::uint16_t));
+  counts8 running = {}, row;
+  std::uint16_t last[block_width];
+  for (std::size_t i = 1; i <= n; ++i) {
+    load_vector(row, table + i * block_width);
+    running += row;
+    if (in_block == block_width) {
+      store_vector(rows + i * stride + first, running);
+    } else {
+      store_vector(last, running);
+      std::copy_n(last, in_block, rows + i * stride + first);
+    }
+  }
 }
 
 double mean_of(std::span<const double> values) {
@@ -233,25 +251,25 @@ double paired_bootstrap_p(std::span<const double> a, std::span<const double> b, 
   return resample_plan(resamples, seed).paired_p(a, b);
 }
 
-bounded_draws::bounded_draws(std::uint64_t seed, std::uint64_t n)
-    : source_(seed), bound_(n), magic_(~u128{0} / n + 1) {
+bounded_draws::bounded_draws(std::uint64_t seed, std::uint64_t n, std::uint64_t skipped)
+    : source_(seed), bound_(n) {
+  source_.skip(skipped);
+  // Granlund and Montgomery: l = ceil(log2 n), m' = floor(2^64 (2^l - n) / n) + 1 (below 2^64),
+  // q = (t + ((a - t) >> min(l, 1))) >> max(l - 1, 0) with t = the high half of m' * a.
+  using u128 = unsigned __int128;
+  const unsigned l = n == 1 ? 0 : 64 - static_cast<unsigned>(std::countl_zero(n - 1));
+  magic_ = static_cast<std::uint64_t>((((u128{1} << l) - n) << 64) / n + 1);
+  shift1_ = std::min(l, 1u);
+  shift2_ = l == 0 ? 0 : l - 1;
   const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
   limit_ = max - remainder(max);
 }
 
-std::uint64_t bounded_draws::remainder(std::uint64_t a) const noexcept {
-  const u128 low = magic_ * a;  // modulo 2^128
-  // The high 64 bits of the 192-bit product low * n, from two 64 x 64 products.
-  const u128 bottom = (static_cast<u128>(static_cast<std::uint64_t>(low)) * bound_) >> 64;
-  const u128 top = static_cast<u128>(static_cast<std::uint64_t>(low >> 64)) * bound_ + bottom;
-  return static_cast<std::uint64_t>(top >> 64);
-}
-
-const std::vector<std::uint16_t>* resample_plan::cumulative_counts(std::size_t n) {
+const std::uint16_t* resample_plan::cumulative_counts(std::size_t n) {
   if (n > max_counted_size) return nullptr;
-  // Made once per size: threads asking for the same size wait for it, threads asking for others
-  // make theirs at the same time (the map is locked only to find or add the entry, whose address
-  // does not change).
+  // Made once per size: threads asking for the same size make its lines together, threads asking
+  // for others make theirs at the same time (the map is locked only to find or add the entry,
+  // whose address does not change).
   counts_entry* entry = nullptr;
   {
     std::shared_lock lock(cumulative_mutex_);
@@ -264,40 +282,61 @@ const std::vector<std::uint16_t>* resample_plan::cumulative_counts(std::size_t n
     if (!slot) slot = std::make_unique<counts_entry>();
     entry = slot.get();
   }
-  std::call_once(entry->made, [&] { entry->counts = made_counts(n); });
-  return &entry->counts;
+  const std::size_t stride = row_stride();
+  std::call_once(entry->allocated, [&] {
+    // Every count of rows 1..n is written by its line; row 0 is zeros.
+    entry->storage = std::make_unique_for_overwrite<std::uint16_t[]>((n + 1) * stride + line_counts);
+    const auto address = reinterpret_cast<std::uintptr_t>(entry->storage.get());
+    const std::size_t line_bytes = line_counts * sizeof(std::uint16_t);
+    entry->rows =
+        entry->storage.get() + (line_bytes - address % line_bytes) % line_bytes / sizeof(std::uint16_t);
+    std::fill_n(entry->rows, stride, std::uint16_t{0});
+  });
+  const std::size_t lines = stride / line_counts;
+  std::vector<std::uint16_t> local;
+  for (std::size_t line = entry->next_line++; line < lines; line = entry->next_line++) {
+    const std::uint64_t rejected = made_line(n, line, local, entry->rows);
+    if (rejected > 0) entry->rejected += rejected;
+    if (entry->done_lines.fetch_add(1, std::memory_order_acq_rel) + 1 == lines)
+      entry->done_lines.notify_all();
+  }
+  // Every line done (the last ones perhaps by other threads), then checked once.
+  for (std::size_t done = entry->done_lines.load(std::memory_order_acquire); done < lines;
+       done = entry->done_lines.load(std::memory_order_acquire))
+    entry->done_lines.wait(done, std::memory_order_acquire);
+  std::call_once(entry->checked, [&] {
+    if (entry->rejected.load() > 0) made_in_order(n, entry->rows);
+  });
+  return entry->rows;
 }
 
-std::vector<std::uint16_t> resample_plan::made_counts(std::size_t n) const {
-  // The draws of resample_source in order, resample by resample: counts[i * resamples + r] is how
-  // often resample r drew index i; then summed over the indexes below each row. The counts of a
-  // block of resamples are made in a small table (cache-resident) and copied in, row by row.
-  std::vector<std::uint16_t> cumulative((n + 1) * resamples_, 0);
+std::uint64_t resample_plan::made_line(std::size_t n, std::size_t line, std::vector<std::uint16_t>& local,
+                                       std::uint16_t* rows) const {
+  local.resize((n + 1) * block_width);
+  std::uint64_t rejected = 0;
+  const std::size_t end = std::min(resamples_, (line + 1) * line_counts);
+  for (std::size_t first = line * line_counts; first < end; first += block_width) {
+    bounded_draws draws(seed_, n, static_cast<std::uint64_t>(first) * n);
+    fill_block(draws, n, first, std::min(block_width, end - first), local, rows, row_stride());
+    rejected += draws.rejected();
+  }
+  return rejected;
+}
+
+void resample_plan::made_in_order(std::size_t n, std::uint16_t* rows) const {
+  // The draws of resample_source in order, resample by resample.
+  std::vector<std::uint16_t> local((n + 1) * block_width);
   bounded_draws draws(seed_, n);
-  constexpr std::size_t width = 8;  // n = 1,000: a 16 KB table
-  std::vector<std::uint16_t> local((n + 1) * width);
-  for (std::size_t first = 0; first < resamples_; first += width) {
-    const std::size_t in_block = std::min(width, resamples_ - first);
-    std::fill(local.begin(), local.end(), std::uint16_t{0});
-    for (std::size_t r = 0; r < in_block; ++r) {
-      for (std::size_t k = 0; k < n; ++k) ++local[(draws.next() + 1) * width + r];
-    }
-    for (std::size_t i = 1; i <= n; ++i)
-      std::copy_n(local.data() + i * width, in_block, cumulative.data() + i * resamples_ + first);
-  }
-  for (std::size_t i = 1; i <= n; ++i) {
-    std::uint16_t* row = cumulative.data() + i * resamples_;
-    add_row(row, row - resamples_, resamples_);
-  }
-  return cumulative;
+  for (std::size_t first = 0; first < resamples_; first += block_width)
+    fill_block(draws, n, first, std::min(block_width, resamples_ - first), local, rows, row_stride());
 }
 
 std::vector<double> resample_plan::resampled_sums(std::span<const double> values) {
   const std::size_t n = values.size();
   const std::size_t resamples = resamples_;
   std::vector<double> sums(resamples, 0.0);
-  const std::vector<std::uint16_t>* cumulative = cumulative_counts(n);
-  if (cumulative == nullptr) {  // too large to keep: draw again
+  const std::uint16_t* rows = cumulative_counts(n);
+  if (rows == nullptr) {  // too large to keep: draw again
     bounded_draws draws(seed_, n);
     for (double& sum : sums) {
       for (std::size_t k = 0; k < n; ++k) sum += values[draws.next()];
@@ -307,7 +346,7 @@ std::vector<double> resample_plan::resampled_sums(std::span<const double> values
   // Σ_i count(r, i) · value_i, index by index (a zero value adds nothing): the same sums as adding
   // the drawn values one by one, up to rounding. A run of values 1 (EX, and most other scores) adds
   // the draws of its indexes, exactly, in integers: one difference of cumulative rows.
-  const std::uint16_t* rows = cumulative->data();
+  const std::size_t stride = row_stride();
   std::vector<std::uint16_t> ones(resamples, 0);
   for (std::size_t i = 0; i < n;) {
     const double v = values[i];
@@ -318,11 +357,11 @@ std::vector<double> resample_plan::resampled_sums(std::span<const double> values
     if (v == 1) {
       std::size_t end = i + 1;
       while (end < n && values[end] == 1) ++end;
-      add_difference(ones.data(), rows + end * resamples, rows + i * resamples, resamples);
+      add_difference(ones.data(), rows + end * stride, rows + i * stride, resamples);
       i = end;
       continue;
     }
-    add_weighted_difference(sums.data(), v, rows + (i + 1) * resamples, rows + i * resamples, resamples);
+    add_weighted_difference(sums.data(), v, rows + (i + 1) * stride, rows + i * stride, resamples);
     ++i;
   }
   for (std::size_t r = 0; r < resamples; ++r) sums[r] += static_cast<double>(ones[r]);

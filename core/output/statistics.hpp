@@ -2,6 +2,7 @@
 // Every resampling is seeded so that a run's numbers are reproducible.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -31,37 +32,52 @@ interval bootstrap_mean(std::span<const double> values, std::size_t resamples = 
 // a splitmix64 generator with an unbiased draw in [0, n).
 class resample_source {
  public:
+  static constexpr std::uint64_t gamma = 0x9E3779B97F4A7C15ULL;  // the Weyl sequence's step
   explicit resample_source(std::uint64_t seed) : state_(seed) {}
   std::uint64_t next();
   std::size_t below(std::size_t n);
+  /// Passes over the next `draws` raw draws (next() calls) at once.
+  void skip(std::uint64_t draws) noexcept { state_ += draws * gamma; }
 
  private:
   std::uint64_t state_;
 };
 
 // resample_source::below(n) for one n, many times: the same draws and rejections (so the same
-// indexes), with each remainder computed by multiplication instead of a division (Lemire, Kaser
-// and Kurz, "Faster remainder by direct computation", 2019: for a 64-bit numerator a,
-// M = floor((2^128 - 1) / n) + 1 and a mod n = the high 64 bits of (M * a mod 2^128) * n).
+// indexes), with each remainder computed by two multiplications instead of a division: the
+// quotient by Granlund and Montgomery's method ("Division by invariant integers using
+// multiplication", 1994, figure 4.1: a 64-bit multiplier m' and two shifts serve every 64-bit
+// numerator and divisor), then a - q * n.
 class bounded_draws {
  public:
-  /// n >= 1.
-  bounded_draws(std::uint64_t seed, std::uint64_t n);
+  /// n >= 1. The first `skipped` raw draws of the seed's stream are passed over: the draws are
+  /// those of a source that drew (and rejected) nothing before.
+  bounded_draws(std::uint64_t seed, std::uint64_t n, std::uint64_t skipped = 0);
   std::size_t next() {
     for (;;) {
       const std::uint64_t draw = source_.next();
       if (draw < limit_) return static_cast<std::size_t>(remainder(draw));
+      ++rejected_;
     }
   }
   /// a mod n.
-  std::uint64_t remainder(std::uint64_t a) const noexcept;
+  std::uint64_t remainder(std::uint64_t a) const noexcept {
+    const auto t = static_cast<std::uint64_t>((static_cast<unsigned __int128>(magic_) * a) >> 64);
+    const std::uint64_t quotient = (t + ((a - t) >> shift1_)) >> shift2_;
+    return a - quotient * bound_;
+  }
+  /// The draws rejected so far (each one is a draw more from the stream; with n <= 2^16, about
+  /// one in 2^48).
+  std::uint64_t rejected() const noexcept { return rejected_; }
 
  private:
-  using u128 = unsigned __int128;
   resample_source source_;
   std::uint64_t bound_;
-  u128 magic_;
+  std::uint64_t magic_ = 0;
+  unsigned shift1_ = 0;
+  unsigned shift2_ = 0;
   std::uint64_t limit_ = 0;
+  std::uint64_t rejected_ = 0;
 };
 
 struct pairwise_counts {
@@ -83,7 +99,8 @@ double paired_bootstrap_p(std::span<const double> a, std::span<const double> b,
 // made once and kept as cumulative counts (how often each resample drew an index below i); a
 // resampled sum is then the counts weighted by the values, a run of equal values 1 (EX, and most
 // scores) adding the difference of two cumulative rows, exactly, in integers. Sizes above
-// max_counted_size are drawn again each time. A plan may be used by several threads at once.
+// max_counted_size are drawn again each time. A plan may be used by several threads at once, and
+// threads that need the same counts at the same time make them together.
 class resample_plan {
  public:
   static constexpr std::size_t max_counted_size = 20000;
@@ -97,16 +114,29 @@ class resample_plan {
   interval mean_interval(std::span<const double> values);
   /// Two-sided p-value of mean(a) == mean(b) from the resampled mean differences (paired).
   double paired_p(std::span<const double> a, std::span<const double> b);
+  /// The resampled sums of `values`, resample by resample: what the intervals and p-values are
+  /// read from.
+  std::vector<double> resampled_sums(std::span<const double> values);
 
  private:
   interval computed_interval(std::span<const double> values);
-  // The resampled sums of `values` (resamples of them).
-  std::vector<double> resampled_sums(std::span<const double> values);
-  // (n + 1) rows of resamples() counts: row i, column r = how many of resample r's draws were
-  // below index i.
-  // (Counts fit 16 bits: no count exceeds max_counted_size.)
-  const std::vector<std::uint16_t>* cumulative_counts(std::size_t n);
-  std::vector<std::uint16_t> made_counts(std::size_t n) const;
+  // (n + 1) rows of resamples() counts, each row_stride() apart: row i, column r = how many of
+  // resample r's draws were below index i. (Counts fit 16 bits: no count exceeds
+  // max_counted_size.) Null when n > max_counted_size.
+  const std::uint16_t* cumulative_counts(std::size_t n);
+  // Rows start on cache lines: a row is resamples() counts rounded up to whole lines.
+  static constexpr std::size_t line_counts = 32;  // 64 bytes
+  std::size_t row_stride() const noexcept {
+    return (resamples_ + line_counts - 1) / line_counts * line_counts;
+  }
+  // Resamples [first_line * line_counts, + line_counts) of size n: their draws (the stream's,
+  // from their place in it assuming no draw was rejected before) counted into `rows`. Returns the
+  // draws rejected.
+  std::uint64_t made_line(std::size_t n, std::size_t line, std::vector<std::uint16_t>& local,
+                          std::uint16_t* rows) const;
+  // All the counts of size n in one pass over the stream (when a draw was rejected: the lines of
+  // cumulative_counts assume none was).
+  void made_in_order(std::size_t n, std::uint16_t* rows) const;
 
   std::size_t resamples_;
   std::uint64_t seed_;
@@ -121,9 +151,18 @@ class resample_plan {
   };
   std::shared_mutex intervals_mutex_;
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, interval, values_key_hash> intervals_;
+  // The counts of one size, made a line of resamples at a time by every thread that needs them:
+  // resample r's draws start r * n draws into the stream (no draw rejected before them), so the
+  // lines are independent, and each is written by one thread. If a line met a rejected draw, the
+  // counts are made again in one pass.
   struct counts_entry {
-    std::once_flag made;
-    std::vector<std::uint16_t> counts;
+    std::once_flag allocated;
+    std::unique_ptr<std::uint16_t[]> storage;
+    std::uint16_t* rows = nullptr;  // in storage, on a cache line
+    std::atomic<std::size_t> next_line{0};
+    std::atomic<std::size_t> done_lines{0};
+    std::atomic<std::uint64_t> rejected{0};
+    std::once_flag checked;
   };
   std::unordered_map<std::size_t, std::unique_ptr<counts_entry>> cumulative_;
 };

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <thread>
@@ -220,6 +221,108 @@ TEST_CASE("bounded_draws gives resample_source's draws, remainders by multiplica
     resample_source slow(default_seed);
     bounded_draws fast(default_seed, n);
     for (int k = 0; k < 50000; ++k) REQUIRE(fast.next() == slow.below(n));
+  }
+}
+
+TEST_CASE("threads needing the same sample size at once make its counts together, as the stream gives them") {
+  // Each size's counts are made in blocks of resamples, each block jumping to its place in the
+  // stream: four threads start on the same sizes together and share their blocks.
+  std::vector<std::vector<double>> samples;
+  for (const std::size_t n : std::vector<std::size_t>{1034, 301, 1034, 57, 301}) {
+    std::vector<double> v;
+    for (std::size_t i = 0; i < n; ++i) v.push_back(i % 5 == 0 ? 0.0 : (i % 3 == 0 ? 0.25 : 1.0));
+    samples.push_back(std::move(v));
+  }
+  std::vector<interval> slow;
+  for (const auto& v : samples) slow.push_back(reference_interval(v, 1000, default_seed));
+  // Every resample's sum, against the stream drawn one index at a time (values of 0, 1/4 and 1:
+  // the sums are exact).
+  std::vector<std::vector<double>> slow_sums;
+  for (const auto& v : samples) {
+    resample_source source(default_seed);
+    std::vector<double> sums(1000, 0.0);
+    for (double& sum : sums)
+      for (std::size_t i = 0; i < v.size(); ++i) sum += v[source.below(v.size())];
+    slow_sums.push_back(std::move(sums));
+  }
+  for (int round = 0; round < 3; ++round) {
+    resample_plan shared;
+    std::vector<std::vector<std::vector<double>>> sums(4, std::vector<std::vector<double>>(samples.size()));
+    std::vector<std::vector<interval>> got(4, std::vector<interval>(samples.size()));
+    std::atomic<int> ready{0};
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < 4; ++t) {
+      threads.emplace_back([&, t] {
+        ++ready;
+        while (ready.load() < 4) std::this_thread::yield();
+        for (std::size_t k = 0; k < samples.size(); ++k) {
+          if (t % 2 == 0) sums[t][k] = shared.resampled_sums(samples[k]);
+          got[t][k] = shared.mean_interval(samples[k]);
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    for (std::size_t t = 0; t < 4; ++t) {
+      for (std::size_t k = 0; k < samples.size(); ++k) {
+        INFO("round " << round << ", thread " << t << ", sample " << k);
+        CHECK(got[t][k].low == doctest::Approx(slow[k].low).epsilon(1e-12));
+        CHECK(got[t][k].high == doctest::Approx(slow[k].high).epsilon(1e-12));
+        if (t % 2 == 0) CHECK(sums[t][k] == slow_sums[k]);
+      }
+    }
+  }
+}
+
+TEST_CASE("bounded_draws jumps ahead in the stream and counts the draws it rejects") {
+  // skip(k) is k draws.
+  resample_source stepped(default_seed);
+  resample_source jumped(default_seed);
+  for (int k = 0; k < 12345; ++k) stepped.next();
+  jumped.skip(12345);
+  for (int k = 0; k < 100; ++k) REQUIRE(jumped.next() == stepped.next());
+  // A bounded_draws that skipped k draws continues as one that drew them (none rejected here).
+  bounded_draws from_start(default_seed, 1034);
+  for (int k = 0; k < 5000; ++k) from_start.next();
+  REQUIRE(from_start.rejected() == 0);
+  bounded_draws from_there(default_seed, 1034, 5000);
+  for (int k = 0; k < 5000; ++k) REQUIRE(from_there.next() == from_start.next());
+  // With n = 2^63 + 1, draws of 2^63 + 1 or more are rejected (about half): each one counted, and
+  // the draws kept are the stream's own.
+  const std::uint64_t n = (1ULL << 63) + 1;
+  resample_source raw(5);
+  bounded_draws draws(5, n);
+  std::uint64_t rejected = 0;
+  for (int k = 0; k < 1000; ++k) {
+    std::uint64_t a = raw.next();
+    while (a >= n) {
+      ++rejected;
+      a = raw.next();
+    }
+    REQUIRE(draws.next() == a % n);
+  }
+  CHECK(rejected > 300);
+  CHECK(draws.rejected() == rejected);
+}
+
+TEST_CASE("remainders by multiplication for every sample size the plan keeps counts for") {
+  const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  resample_source numbers(11);
+  for (std::uint64_t n = 1; n <= resample_plan::max_counted_size; ++n) {
+    const bounded_draws draws(1, n);
+    for (const std::uint64_t a : {std::uint64_t{0}, std::uint64_t{1}, n - 1, n, n + 1, 2 * n - 1, max / n * n,
+                                  max / n * n - 1, max - 1, max}) {
+      if (draws.remainder(a) != a % n) {
+        FAIL_CHECK("n = " << n << ", a = " << a << ": " << draws.remainder(a) << " != " << a % n);
+        break;
+      }
+    }
+    for (int k = 0; k < 8; ++k) {
+      const std::uint64_t a = numbers.next();
+      if (draws.remainder(a) != a % n) {
+        FAIL_CHECK("n = " << n << ", a = " << a << ": " << draws.remainder(a) << " != " << a % n);
+        break;
+      }
+    }
   }
 }
 
