@@ -2,12 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include "app/sqlite_mutexes.hpp"
 #include "embeddings/embedding_setup.hpp"
 #include "errors.hpp"
 
 namespace sqlmorph::core {
 
 std::unique_ptr<environment> environment::load(const std::optional<std::filesystem::path>& config_file) {
+  apply_sqlite_mutexes();  // before any plugin or cache opens a database
   auto env = std::make_unique<environment>();
   env->config_ = resolve_config(config_file);
   if (!env->config_.source.empty()) spdlog::debug("configuration: {}", env->config_.source.string());
