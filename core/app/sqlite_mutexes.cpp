@@ -21,7 +21,7 @@ inline void pause_briefly() {
 
 void enter_spinning(sqlite3_mutex* m) {
   constexpr int tries = 100;
-  constexpr int pauses = 4;  // between tries: about a microsecond on a 2-3 GHz processor
+  constexpr int pauses = 4;  // between tries: tens to hundreds of cycles, by processor
   for (int t = 0; t < tries; ++t) {
     if (sqlite_own.xMutexTry(m) == SQLITE_OK) return;
     for (int p = 0; p < pauses; ++p) pause_briefly();
