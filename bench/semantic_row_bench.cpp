@@ -154,25 +154,20 @@ int main(int argc, char** argv) {
       5);
   print("sqlmorph eval, whole command, no embedding cache:", command_all);
   // Against each floor: the C++ one (the stricter) and PERF.md's own, Python's sqlite3.
-  const double ratio = in_process_all.median_ms / floor_all.median_ms;
-  const auto verdict = [](double r) { return r <= 3.0 ? "met" : "NOT MET"; };
-  std::printf("ratio (medians) to the C++ floor: every technique in process = %.2f (%s)", ratio,
-              verdict(ratio));
-  if (command_all.runs > 0) {
-    const double r = command_all.median_ms / floor_all.median_ms;
-    std::printf(", whole command = %.2f (%s)", r, verdict(r));
-  }
-  std::printf("\n");
-  if (floor_py.runs > 0) {
-    const double r_in = in_process_all.median_ms / floor_py.median_ms;
-    std::printf("ratio (medians) to PERF.md's Python floor: every technique in process = %.2f (%s)", r_in,
-                verdict(r_in));
+  const auto ratios = [&](const char* name, const bench::timing& floor) {
+    if (floor.runs == 0) return;
+    const auto verdict = [](double r) { return r <= 3.0 ? "met" : "NOT MET"; };
+    const double in_process = in_process_all.median_ms / floor.median_ms;
+    std::printf("ratio (medians) to %s: every technique in process = %.2f (%s)", name, in_process,
+                verdict(in_process));
     if (command_all.runs > 0) {
-      const double r = command_all.median_ms / floor_py.median_ms;
-      std::printf(", whole command = %.2f (%s)", r, verdict(r));
+      const double whole = command_all.median_ms / floor.median_ms;
+      std::printf(", whole command = %.2f (%s)", whole, verdict(whole));
     }
     std::printf("\n");
-  }
+  };
+  ratios("the C++ floor", floor_all);
+  ratios("PERF.md's Python floor", floor_py);
   std::printf("target: <= 3x the floor\n");
   return 0;
 }

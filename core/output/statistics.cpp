@@ -293,7 +293,10 @@ const std::uint16_t* resample_plan::cumulative_counts(std::size_t n) {
     std::fill_n(entry->rows, stride, std::uint16_t{0});
   });
   const std::size_t lines = stride / line_counts;
+  // The table of a line's counts is allocated before a line is claimed: a claimed line is always
+  // finished (others wait for it).
   std::vector<std::uint16_t> local;
+  if (entry->next_line.load() < lines) local.resize((n + 1) * block_width);
   for (std::size_t line = entry->next_line++; line < lines; line = entry->next_line++) {
     const std::uint64_t rejected = made_line(n, line, local, entry->rows);
     if (rejected > 0) entry->rejected += rejected;
@@ -312,7 +315,6 @@ const std::uint16_t* resample_plan::cumulative_counts(std::size_t n) {
 
 std::uint64_t resample_plan::made_line(std::size_t n, std::size_t line, std::vector<std::uint16_t>& local,
                                        std::uint16_t* rows) const {
-  local.resize((n + 1) * block_width);
   std::uint64_t rejected = 0;
   const std::size_t end = std::min(resamples_, (line + 1) * line_counts);
   for (std::size_t first = line * line_counts; first < end; first += block_width) {

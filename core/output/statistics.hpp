@@ -129,9 +129,9 @@ class resample_plan {
   std::size_t row_stride() const noexcept {
     return (resamples_ + line_counts - 1) / line_counts * line_counts;
   }
-  // Resamples [first_line * line_counts, + line_counts) of size n: their draws (the stream's,
-  // from their place in it assuming no draw was rejected before) counted into `rows`. Returns the
-  // draws rejected.
+  // Resamples [line * line_counts, (line + 1) * line_counts) of size n: their draws (the
+  // stream's, from their place in it assuming no draw was rejected before) counted into `rows`,
+  // in `local` ((n + 1) * 8 counts, allocated). Returns the draws rejected.
   std::uint64_t made_line(std::size_t n, std::size_t line, std::vector<std::uint16_t>& local,
                           std::uint16_t* rows) const;
   // All the counts of size n in one pass over the stream (when a draw was rejected: the lines of
