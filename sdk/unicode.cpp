@@ -135,6 +135,10 @@ std::string python_lower(std::string_view text) {
   out.reserve(text.size());
   for (std::size_t i = 0; i < units.size(); ++i) {
     const std::uint32_t u = units[i];
+    if (u < 0x80) {  // ASCII among other characters: only A-Z change
+      out.push_back(static_cast<char>(u >= 'A' && u <= 'Z' ? u - 'A' + 'a' : u));
+      continue;
+    }
     if (u == 0x3A3) {
       append_utf8(out, lower_sigma(units, i));
       continue;

@@ -250,6 +250,11 @@ void run_summary::add_judge(const record& r) {
   g.confidences.push_back(static_cast<float>(j.confidence.value_or(0.0)));
   // The example's EX record comes before its judges' records (same unit, techniques first).
   const example_ids& ids = ids_of(r);
+  if (!ex_indexed_) {
+    for (const auto& [key, ex] : ex_list_) ex_of_example_[key] = ex;
+    ex_list_ = {};
+    ex_indexed_ = true;
+  }
   const auto ex = ex_of_example_.find(example_key(ids.example, ids.system_id));
   if (ex == ex_of_example_.end() || !ex->second) return;
   const bool judge1 = *j.label == 1;
@@ -302,7 +307,10 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
   const example_ids& ids = ids_of(r);
   if (r.technique == ex_technique) {
     saw_ex_ = true;
-    ex_of_example_[example_key(ids.example, ids.system_id)] = r.scores.ex;
+    if (ex_indexed_)
+      ex_of_example_[example_key(ids.example, ids.system_id)] = r.scores.ex;
+    else
+      ex_list_.emplace_back(example_key(ids.example, ids.system_id), r.scores.ex);
   }
   spider::exact_match_scores em;
   if (r.technique == exact_match_technique && r.status == example_status::ok &&
@@ -347,10 +355,10 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
       if (*metrics[m]) s.sum[m] += **metrics[m], ++s.n[m];
     }
     if (r.scores.ex) {
-      if (current_.gold_text != facts->gold.data() || current_.gold_size != facts->gold.size()) {
+      if (!current_.has_gold || current_.gold != facts->gold) {
         current_.gold_id = number_of(gold_ids_, facts->gold);
-        current_.gold_text = facts->gold.data();
-        current_.gold_size = facts->gold.size();
+        current_.gold = facts->gold;
+        current_.has_gold = true;
       }
       group::gold_counts& counts = top.counts_of_gold(current_.gold_id);
       ++counts.records;
@@ -412,23 +420,31 @@ const run_summary::example_ids& run_summary::ids_of(const record& r) {
   if (has_current_ && current_.id == r.id && current_.system == r.system &&
       current_.difficulty == r.difficulty && current_.db_id == r.db_id)
     return current_;
+  const bool first = !has_current_;
   has_current_ = true;
   current_.id = r.id;
-  current_.system = r.system;
-  current_.difficulty = r.difficulty;
-  current_.db_id = r.db_id;
-  current_.system_id = id_of(r.system);
   current_.example = number_of(record_ids_, r.id);
-  current_.difficulty_number = number_of(difficulty_numbers_, r.difficulty);
-  current_.db_number = number_of(database_numbers_, r.db_id);
+  if (first || current_.system != r.system) {
+    current_.system = r.system;
+    current_.system_id = id_of(r.system);
+  }
+  if (first || current_.difficulty != r.difficulty) {
+    current_.difficulty = r.difficulty;
+    current_.difficulty_number = number_of(difficulty_numbers_, r.difficulty);
+  }
+  if (first || current_.db_id != r.db_id) {
+    current_.db_id = r.db_id;
+    current_.db_number = number_of(database_numbers_, r.db_id);
+  }
   // The question: the id without the "SYSTEM:" prefix of benchmark runs.
   std::string_view question = r.id;
   if (!r.system.empty() && question.size() > r.system.size() &&
       question.substr(0, r.system.size()) == r.system && question[r.system.size()] == ':')
     question.remove_prefix(r.system.size() + 1);
-  current_.question = number_of(question_ids_, question);
-  current_.gold_text = nullptr;
-  current_.gold_size = 0;
+  if (first || current_.question_text != question) {
+    current_.question_text = question;
+    current_.question = number_of(question_ids_, question);
+  }
   return current_;
 }
 

@@ -192,12 +192,15 @@ class run_summary {
   string_ids question_ids_;
   string_ids gold_ids_;
   // The ids of the example whose records are being added: an example's records come one after
-  // the other (one per technique variant), so its strings are looked up once, not per record.
+  // the other (one per technique variant), so its strings are looked up once, not per record; and
+  // the next example is most often another system's answer to the same question, or the same
+  // system's next question, so a string equal to the last example's keeps its number.
   struct example_ids {
     std::string id;
     std::string system;
     std::string difficulty;
     std::string db_id;
+    std::string question_text;
     std::uint32_t system_id = 0;
     std::uint32_t example = 0;  // the number of the record id
     std::uint32_t question = 0;
@@ -205,8 +208,8 @@ class run_summary {
     // (the last part of a by_difficulty or by_database group's key, slot_groups::by_value).
     std::uint32_t difficulty_number = 0;
     std::uint32_t db_number = 0;
-    const char* gold_text = nullptr;  // facts->gold, when gold_id is its number
-    std::size_t gold_size = 0;
+    std::string gold;  // the last gold query looked up, gold_id its number
+    bool has_gold = false;
     std::uint32_t gold_id = 0;
   };
   const example_ids& ids_of(const record& r);
@@ -243,8 +246,12 @@ class run_summary {
   string_ids ids_;
   std::vector<judge_group> judges_;
   std::unordered_map<std::uint64_t, std::size_t> judge_index_;  // (system id, judge id) -> judges_
-  // EX of execution_accuracy per example (record id and system numbers), for the agreement of judges.
+  // EX of execution_accuracy per example (record id and system numbers), for the agreement of
+  // judges: listed as they come, and made a map when the first judge record comes (a run without
+  // judges never looks one up).
+  std::vector<std::pair<std::uint64_t, std::optional<double>>> ex_list_;
   std::unordered_map<std::uint64_t, std::optional<double>> ex_of_example_;
+  bool ex_indexed_ = false;
   bool saw_ex_ = false;
   std::vector<std::pair<std::string, spider::exact_match_summary>> exact_match_;
   /// Per entry of exact_match_, per level of spider::exact_match_levels: each example's EM (0/1).

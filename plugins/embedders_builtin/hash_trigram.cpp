@@ -21,15 +21,22 @@ std::vector<double> hash_trigram_vector(std::string_view text) {
     bytes += lower;
     bytes.push_back(' ');
   } else {
-    std::vector<std::uint32_t> units = decode_utf8(lower);
-    units.insert(units.begin(), ' ');
-    units.push_back(' ');
-    starts.reserve(units.size() + 1);
+    // decode_utf8 and append_utf8 round-trip (a valid sequence is the shortest form of its code
+    // point, an invalid byte is a unit of its own), so each code point's bytes lie in the text as
+    // they are: only where each one starts is needed.
+    const std::vector<std::uint32_t> units = decode_utf8(lower);
+    bytes.push_back(' ');
+    bytes += lower;
+    bytes.push_back(' ');
+    starts.reserve(units.size() + 3);
+    std::size_t at = 0;
+    starts.push_back(at++);  // the leading space
     for (const std::uint32_t u : units) {
-      starts.push_back(bytes.size());
-      append_utf8(bytes, u);
+      starts.push_back(at);
+      at += (u & invalid_byte_flag) != 0 ? 1 : u < 0x80 ? 1 : u < 0x800 ? 2 : u < 0x10000 ? 3 : 4;
     }
-    starts.push_back(bytes.size());
+    starts.push_back(at++);  // the trailing space
+    starts.push_back(at);
   }
   const std::size_t windows = starts.empty() ? bytes.size() - 2 : starts.size() - 3;
   const std::string_view all(bytes);
