@@ -1,6 +1,7 @@
 #include "greedy_overlap.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <map>
 #include <queue>
@@ -133,6 +134,8 @@ class engine {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> entries;
     hash_slots start;                    // hash -> index of its run in `entries`
     std::vector<std::uint32_t> skipped;  // per run start: removed rows already passed
+    bool built = false;
+    std::uint64_t scanned = 0;  // before it is built: the items compared by scans instead
   };
   // Rows of one predicted size containing each item, ascending, for levels with too many subsets.
   struct postings {
@@ -144,11 +147,7 @@ class engine {
     return it == pred_left_.end() ? 0 : static_cast<std::uint32_t>(it->second);
   }
 
-  subset_index& index_for(std::uint32_t kb, std::uint32_t a) {
-    const auto key = std::make_pair(kb, a);
-    auto it = subset_indexes_.find(key);
-    if (it != subset_indexes_.end()) return it->second;
-    subset_index idx;
+  void build_index(subset_index& idx, std::uint32_t kb, std::uint32_t a) {
     for (const std::uint32_t j : pred_by_size_[kb]) {
       if (pred_removed_[j]) continue;
       for_each_subset_hash(pred_[j], a, [&](std::uint64_t h) { idx.entries.push_back({h, j}); });
@@ -160,7 +159,7 @@ class engine {
       if (e == 0 || idx.entries[e].first != idx.entries[e - 1].first)
         idx.start.insert(idx.entries[e].first, e);
     }
-    return subset_indexes_.emplace(key, std::move(idx)).first->second;
+    idx.built = true;
   }
 
   postings& postings_for(std::uint32_t kb) {
@@ -178,13 +177,35 @@ class engine {
   std::uint32_t smallest_partner(item_set g, std::uint32_t kb, std::uint32_t a) {
     const auto ka = static_cast<std::uint32_t>(g.size());
     if (binomial(ka, a) <= max_subsets_per_row && binomial(kb, a) <= max_subsets_per_row) {
-      return smallest_by_subsets(g, kb, a);
+      // An index costs about a sort of all its entries; until the rows scanned for (kb, a) would
+      // have cost a quarter of that, the rows are scanned instead (one gold row against a large
+      // result asks once or twice: scanning is far cheaper than indexing; many gold rows lose at
+      // most a quarter of an index to scans). Either way the answer is the same row.
+      subset_index& idx = subset_indexes_[std::make_pair(kb, a)];
+      if (!idx.built) {
+        const std::uint64_t rows = pred_by_size_[kb].size();
+        const std::uint64_t entries = rows * binomial(kb, a);
+        const std::uint64_t index_cost = entries * (std::bit_width(entries) + 1);
+        if (4 * (idx.scanned + rows * (ka + kb)) <= index_cost)
+          return smallest_by_scan(g, kb, a, idx.scanned);
+        build_index(idx, kb, a);
+      }
+      return smallest_by_subsets(g, idx, a);
     }
     return smallest_by_postings(g, kb, a);
   }
 
-  std::uint32_t smallest_by_subsets(item_set g, std::uint32_t kb, std::uint32_t a) {
-    subset_index& idx = index_for(kb, a);
+  // The rows of size kb in order, each checked: adds the items compared to `cost`.
+  std::uint32_t smallest_by_scan(item_set g, std::uint32_t kb, std::uint32_t a, std::uint64_t& cost) {
+    for (const std::uint32_t j : pred_by_size_[kb]) {
+      if (pred_removed_[j]) continue;
+      cost += g.size() + kb;
+      if (overlap_size(g, pred_[j]) >= a) return j;
+    }
+    return none;
+  }
+
+  std::uint32_t smallest_by_subsets(item_set g, subset_index& idx, std::uint32_t a) {
     std::uint32_t best = none;
     for_each_subset_hash(g, a, [&](std::uint64_t h) {
       const std::uint32_t s = idx.start.find(h, [&](std::uint32_t e) { return idx.entries[e].first == h; });

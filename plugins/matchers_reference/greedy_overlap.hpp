@@ -9,7 +9,8 @@
 // predicted row at that level. This engine does exactly that, finding "the smallest remaining
 // predicted row sharing at least `a` items with this gold row" through hash indexes of item subsets
 // (or, when subsets would be too many, by merging per-item posting lists), so each level costs
-// about (rows × subsets) instead of (rows²).
+// about (rows × subsets) instead of (rows²). An index is built only once scanning the rows for it
+// would have cost as much (a few gold rows against a large result are answered by scanning).
 
 #include <cstdint>
 #include <span>
