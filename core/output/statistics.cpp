@@ -114,47 +114,83 @@ double mean_of(std::span<const double> values) {
   return values.empty() ? 0 : sum / static_cast<double>(values.size());
 }
 
-// The k best of the values offered, by `before` (std::less: the smallest; std::greater: the
-// largest), sorted ascending. Values that beat the k-th best so far are collected, and the
-// collection is cut back to the best k whenever it reaches 4k; most values are turned away by one
-// comparison. (A value equal to the k-th best changes none of the k best values.) k >= 1.
-template <typename Before>
-class best_values {
- public:
-  best_values(std::size_t k, Before before) : k_(k), before_(before) { kept_.reserve(4 * k); }
-  void offer(double v) {
-    if (full_ && !before_(v, worst_)) return;
-    kept_.push_back(v);
-    if (kept_.size() == 4 * k_) cut_();
+// The smallest and the largest of `values` (not empty), NaN aside, 8 values at a time.
+SQLMORPH_WIDE_VECTORS std::pair<double, double> smallest_and_largest(std::span<const double> values) {
+  doubles8 low, high, v;
+  low = values[0] - doubles8{};  // every lane values[0]
+  high = low;
+  std::size_t i = 0;
+  for (; i + 8 <= values.size(); i += 8) {
+    load_vector(v, values.data() + i);
+    low = v < low ? v : low;
+    high = v > high ? v : high;
   }
-  std::vector<double> sorted() {
-    if (kept_.size() > k_) cut_();
-    std::sort(kept_.begin(), kept_.end());
-    return std::move(kept_);
+  double lowest = values[0];
+  double highest = values[0];
+  for (std::size_t k = 0; k < 8; ++k) {
+    lowest = low[k] < lowest ? low[k] : lowest;
+    highest = high[k] > highest ? high[k] : highest;
   }
+  for (; i < values.size(); ++i) {
+    lowest = values[i] < lowest ? values[i] : lowest;
+    highest = values[i] > highest ? values[i] : highest;
+  }
+  return {lowest, highest};
+}
 
- private:
-  void cut_() {
-    std::nth_element(kept_.begin(), kept_.begin() + static_cast<std::ptrdiff_t>(k_ - 1), kept_.end(),
-                     before_);
-    kept_.resize(k_);
-    worst_ = kept_[k_ - 1];
-    full_ = true;
+// The order statistics of `values` at `ranks` (0-based, ascending: the k-th smallest value is
+// rank k), into `out`, by bucketing instead of sorting: the values' range is cut into n / 4 equal
+// buckets, a pass counts the values of each bucket, and only the values in the buckets holding the
+// ranks asked for are sorted (the bootstrap's percentiles sit in its sparse tails: a few values).
+// A bucket is a monotone function of the value, so a value in a lower bucket is never larger: the
+// counts below a bucket are the ranks below its values. The values themselves are returned, so
+// these are exactly the order statistics a sort would give. False (nothing done) when a value is not
+// finite or the range overflows.
+bool order_statistics_by_buckets(std::span<const double> values, std::span<const std::size_t> ranks,
+                                 std::span<double> out) {
+  const auto [lowest, highest] = smallest_and_largest(values);
+  const double range = highest - lowest;
+  if (!std::isfinite(range)) return false;
+  const std::size_t buckets = std::max<std::size_t>(1, values.size() / 4);
+  const double scale = range > 0 ? static_cast<double>(buckets) / range : 0;  // all equal: one bucket
+  std::vector<std::uint32_t> bucket_of(values.size());
+  std::vector<std::size_t> below(buckets + 1, 0);  // first as counts per bucket (shifted by one)
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double x = (values[i] - lowest) * scale;
+    if (!(x >= 0)) return false;  // NaN
+    // (x <= buckets, plus rounding: a signed conversion, which the processor does in one step)
+    const auto b = std::min(buckets - 1, static_cast<std::size_t>(static_cast<std::int64_t>(x)));
+    bucket_of[i] = static_cast<std::uint32_t>(b);
+    ++below[b + 1];
   }
-  std::size_t k_;
-  Before before_;
-  std::vector<double> kept_;
-  bool full_ = false;  // kept_ holds k values at least, the k-th best being worst_
-  double worst_ = 0;
-};
+  for (std::size_t b = 0; b < buckets; ++b) below[b + 1] += below[b];  // now: values in buckets < b
+  const auto bucket_of_rank = [&](std::size_t rank) {
+    return static_cast<std::size_t>(std::upper_bound(below.begin(), below.end(), rank) - below.begin()) - 1;
+  };
+  // Ranks asked for in ascending runs share their buckets: the values of the buckets from the
+  // first rank's to the last one's of each run of neighbouring ranks are sorted once.
+  std::vector<double> chosen;
+  for (std::size_t k = 0; k < ranks.size();) {
+    std::size_t last = k;
+    while (last + 1 < ranks.size() && ranks[last + 1] <= ranks[last] + 1) ++last;
+    const std::size_t first_bucket = bucket_of_rank(ranks[k]);
+    const std::size_t last_bucket = bucket_of_rank(ranks[last]);
+    chosen.clear();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (bucket_of[i] >= first_bucket && bucket_of[i] <= last_bucket) chosen.push_back(values[i]);
+    }
+    std::sort(chosen.begin(), chosen.end());
+    for (; k <= last; ++k) out[k] = chosen[ranks[k] - below[first_bucket]];
+  }
+  return true;
+}
 
 // The percentiles at q_low <= q_high of values[i] / divisor (divisor > 0) with linear
 // interpolation between order statistics (numpy's default); may reorder `values`. Dividing keeps
 // the order, so the order statistics are selected among the values and only they are divided: the
 // same numbers as dividing every value first. Selection, not a full sort (a summary takes
-// thousands of them): the bootstrap's 2.5th and 97.5th percentiles need only the few smallest and
-// largest values (best_values, both in one pass); otherwise the upper one is selected first, then
-// the lower one among the values below it.
+// thousands of them): by buckets (above); when the values are not all finite, the upper order
+// statistic is selected first, then the lower one among the values below it.
 std::pair<double, double> percentiles(std::vector<double>& values, double q_low, double q_high,
                                       double divisor) {
   const std::size_t last = values.size() - 1;
@@ -170,22 +206,14 @@ std::pair<double, double> percentiles(std::vector<double>& values, double q_low,
   };
   const position high = at(q_high);
   const position low = at(q_low);
-  const std::size_t low_count = low.above + 1;                // order statistics 0 .. low.above
-  const std::size_t high_count = values.size() - high.below;  // order statistics high.below .. last
-  if (4 * (low_count + high_count) <= values.size()) {
-    best_values lowest(low_count, std::less<double>());
-    best_values highest(high_count, std::greater<double>());
-    for (const double v : values) {
-      lowest.offer(v);
-      highest.offer(v);
-    }
-    const std::vector<double> smallest = lowest.sorted();
-    const std::vector<double> largest = highest.sorted();
-    const auto order = [&](std::size_t k) {
-      return (k < low_count ? smallest[k] : largest[k - high.below]) / divisor;
+  const std::size_t ranks[4] = {low.below, low.above, high.below, high.above};
+  double order[4];
+  if (order_statistics_by_buckets(values, ranks, order)) {
+    const auto interpolated = [&](double below, double above, double fraction) {
+      const double b = below / divisor;
+      return b + fraction * (above / divisor - b);
     };
-    return {order(low.below) + low.fraction * (order(low.above) - order(low.below)),
-            order(high.below) + high.fraction * (order(high.above) - order(high.below))};
+    return {interpolated(order[0], order[1], low.fraction), interpolated(order[2], order[3], high.fraction)};
   }
   const auto begin = values.begin();
   std::nth_element(begin, begin + static_cast<std::ptrdiff_t>(high.below), values.end());

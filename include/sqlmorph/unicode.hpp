@@ -3,6 +3,7 @@
 /// UTF-8 decoding and Python's str.lower(), for techniques and embedders that must treat text the
 /// way the Python references do.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,6 +18,13 @@ inline constexpr std::uint32_t invalid_byte_flag = 0x80000000u;
 /// Decodes UTF-8 strictly (no overlong forms, no surrogates, nothing above U+10FFFF); each byte of
 /// an invalid sequence becomes `invalid_byte_flag | byte`.
 std::vector<std::uint32_t> decode_utf8(std::string_view text);
+
+/// How many bytes append_utf8() writes for `unit`: 1 for an invalid-byte unit, else the length of
+/// the code point's shortest form (what decode_utf8 accepted, so decoding and encoding round-trip).
+constexpr std::size_t utf8_length(std::uint32_t unit) noexcept {
+  if ((unit & invalid_byte_flag) != 0 || unit < 0x80) return 1;
+  return unit < 0x800 ? 2 : unit < 0x10000 ? 3 : 4;
+}
 
 /// Encodes code points (and invalid-byte units) back to bytes.
 void append_utf8(std::string& out, std::uint32_t unit);

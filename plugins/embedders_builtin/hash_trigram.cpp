@@ -33,7 +33,7 @@ std::vector<double> hash_trigram_vector(std::string_view text) {
     starts.push_back(at++);  // the leading space
     for (const std::uint32_t u : units) {
       starts.push_back(at);
-      at += (u & invalid_byte_flag) != 0 ? 1 : u < 0x80 ? 1 : u < 0x800 ? 2 : u < 0x10000 ? 3 : 4;
+      at += utf8_length(u);
     }
     starts.push_back(at++);  // the trailing space
     starts.push_back(at);

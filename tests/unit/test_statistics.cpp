@@ -338,3 +338,41 @@ TEST_CASE("bootstrap intervals equal the slow reference for any number of resamp
     CHECK(fast.high == doctest::Approx(slow.high).epsilon(1e-12));
   }
 }
+
+TEST_CASE("bootstrap percentiles are exactly those of the sorted resampled means, whatever the values") {
+  // The percentiles are selected among the resampled sums (by buckets of their range); the slow way
+  // sorts all the means. The same order statistics give the same bits.
+  const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+  std::vector<std::vector<double>> cases;
+  std::vector<double> v;
+  for (int i = 0; i < 300; ++i) v.push_back(0.1 * (i % 10));  // many ties among the sums
+  cases.push_back(v);
+  v.back() = 1e12;  // one outlier: nearly every sum in the lowest bucket
+  cases.push_back(v);
+  v.assign(300, 0.3);  // sums equal up to rounding
+  cases.push_back(v);
+  v.clear();
+  for (int i = 0; i < 257; ++i) v.push_back((i % 2 ? -1.0 : 1.0) * (0.25 + 0.001 * i));  // around zero
+  cases.push_back(v);
+  v.assign(40, 0.5);
+  v[7] = std::numeric_limits<double>::infinity();  // not finite: selected without buckets
+  cases.push_back(v);
+  for (const std::size_t resamples : std::vector<std::size_t>{1, 2, 7, 1000}) {
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+      INFO("resamples " << resamples << ", case " << c);
+      resample_plan plan(resamples, 5);
+      std::vector<double> means = plan.resampled_sums(cases[c]);
+      for (double& m : means) m /= static_cast<double>(cases[c].size());
+      std::sort(means.begin(), means.end());
+      const auto at = [&](double q) {
+        const double pos = q * static_cast<double>(means.size() - 1);
+        const auto lo = static_cast<std::size_t>(std::floor(pos));
+        const std::size_t hi = std::min(lo + 1, means.size() - 1);
+        return means[lo] + (pos - static_cast<double>(lo)) * (means[hi] - means[lo]);
+      };
+      const interval i = plan.mean_interval(cases[c]);
+      CHECK(same(i.low, at(0.025)));
+      CHECK(same(i.high, at(0.975)));
+    }
+  }
+}

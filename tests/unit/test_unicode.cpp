@@ -154,3 +154,29 @@ TEST_CASE("invalid UTF-8 bytes survive decoding and lower-casing unchanged") {
   CHECK(sqlmorph::decode_utf8("\xc3\xa9") == std::vector<std::uint32_t>{0xe9});
   CHECK(sqlmorph::decode_utf8("\xc0\xaf").size() == 2);  // overlong
 }
+
+TEST_CASE("utf8_length is the number of bytes append_utf8 writes, and decoding them gives the unit back") {
+  const std::uint32_t units[] = {0x0,
+                                 0x41,
+                                 0x7F,
+                                 0x80,
+                                 0x7FF,
+                                 0x800,
+                                 0xFFFF,
+                                 0x10000,
+                                 0x10FFFF,
+                                 0xE9,
+                                 0x3A3,
+                                 0x1F600,
+                                 sqlmorph::invalid_byte_flag | 0xC3,
+                                 sqlmorph::invalid_byte_flag | 0xFF};
+  for (const std::uint32_t u : units) {
+    INFO("unit " << u);
+    std::string bytes;
+    sqlmorph::append_utf8(bytes, u);
+    CHECK(bytes.size() == sqlmorph::utf8_length(u));
+    const std::vector<std::uint32_t> back = sqlmorph::decode_utf8(bytes);
+    REQUIRE(back.size() == 1);
+    CHECK(back[0] == u);
+  }
+}
