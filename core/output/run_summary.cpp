@@ -139,11 +139,14 @@ void run_summary::group::add(const record& r) {
   ++count;
   ++status_counts[static_cast<std::size_t>(r.status)];
   const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
+  entry& e = entries.emplace_back();
   for (int m = 0; m < 4; ++m) {
     if (*metrics[m]) {
       sum[m] += **metrics[m];
       ++n[m];
-      values[static_cast<std::size_t>(m)].push_back(static_cast<float>(**metrics[m]));
+      e.metric[m] = static_cast<float>(**metrics[m]);
+    } else {
+      e.metric[m] = std::numeric_limits<float>::quiet_NaN();
     }
   }
   for (const auto& [name, v] : r.scores.extra) {
@@ -156,6 +159,15 @@ void run_summary::group::add(const record& r) {
     ves_sum += std::sqrt(reward) * 100.0;
     ++ves_n;
   }
+}
+
+std::vector<double> run_summary::group::values_of(int m) const {
+  std::vector<double> out;
+  out.reserve(n[m]);
+  for (const entry& e : entries) {
+    if (!std::isnan(e.metric[m])) out.push_back(e.metric[m]);
+  }
+  return out;
 }
 
 std::size_t run_summary::group_key_hash::operator()(const group_key& k) const noexcept {
@@ -335,17 +347,10 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
   const std::array<group*, 3> found = groups_of_(r, ids, penalize, slot);
   group& top = *found[0];
   top.add(r);
-  top.questions.push_back(ids.question);
-  const auto or_nan = [](const std::optional<double>& v) {
-    return v ? static_cast<float>(*v) : std::numeric_limits<float>::quiet_NaN();
-  };
-  top.question_ex.push_back(or_nan(r.scores.ex));
-  top.question_f1.push_back(or_nan(r.scores.f1));
+  top.entries.back().question = ids.question;
   if (facts != nullptr) {
+    top.entries.back().features = facts->gold_features;
     const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
-    for (int m = 0; m < 4; ++m) {
-      if (*metrics[m]) top.value_features[static_cast<std::size_t>(m)].push_back(facts->gold_features);
-    }
     const std::uint32_t mask_number = mask_number_of(facts->gold_features);
     if (top.mask_slices.size() <= mask_number) top.mask_slices.resize(mask_number + 1);
     auto& [mask, s] = top.mask_slices[mask_number];

@@ -56,14 +56,22 @@ class run_summary {
     double ves_sum = 0;
     std::size_t ves_n = 0;
     std::optional<double> r_ves() const;
-    /// The non-null values of EX, EXP, EXR, F1 in record order (the bootstrap intervals).
-    std::array<std::vector<float>, 4> values;
-    /// Top-level groups only (groups()), per record: the question it answers (an id shared by
-    /// every system's answer to the same example) and its EX and F1 (NaN when null), for the
-    /// pairwise comparison of systems.
-    std::vector<std::uint32_t> questions;
-    std::vector<float> question_ex;
-    std::vector<float> question_f1;
+    /// One per record, in record order: what the intervals and the pairwise comparisons read. A
+    /// record's values are kept together (one append per record and group, not one per metric
+    /// and list: the writer's tally touches a few places per record).
+    struct entry {
+      float metric[4];  ///< EX, EXP, EXR, F1; NaN: null
+      /// Top-level groups (groups()) of records added with facts: the gold query's feature mask
+      /// (the feature slices' intervals).
+      std::uint32_t features = 0;
+      /// Top-level groups: the question the record answers (an id shared by every system's
+      /// answer to the same example), for the pairwise comparison of systems.
+      std::uint32_t question = 0;
+    };
+    std::vector<entry> entries;
+    /// The non-null values of metric m (0-3: EX, EXP, EXR, F1) in record order, as doubles (a
+    /// bootstrap interval's input).
+    std::vector<double> values_of(int m) const;
     void add(const record& r);
 
     /// Records and metric sums of a slice of a group's records.
@@ -81,9 +89,6 @@ class run_summary {
     /// the slice of the mask slices with that feature present or absent (summed in mask order).
     /// Empty for a group without facts.
     std::vector<slice> feature_slices() const;
-    /// Top-level groups, records added with facts: the gold query's feature mask of each value in
-    /// `values` (the intervals of the feature slices).
-    std::array<std::vector<std::uint32_t>, 4> value_features;
     /// Per gold query (an id of the summary's: ids in the order the run met the queries), the
     /// records with EX and how many have EX 1 (QVT); sorted by id. (Ids grow as a run meets new
     /// queries, so a record's entry is usually the last one or a new last one; a query met again

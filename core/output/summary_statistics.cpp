@@ -37,30 +37,31 @@ pair_comparison compare(const group& a, const group& b) {
   // Question ids are small numbers (the summary numbers questions in the order first met), so
   // "where is this question among b's records" and "was it compared" are vectors indexed by id.
   std::uint32_t most = 0;
-  for (const std::uint32_t q : a.questions) most = std::max(most, q);
-  for (const std::uint32_t q : b.questions) most = std::max(most, q);
+  for (const group::entry& e : a.entries) most = std::max(most, e.question);
+  for (const group::entry& e : b.entries) most = std::max(most, e.question);
   constexpr std::uint32_t absent = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t> in_b(std::size_t{most} + 1, absent);  // b's first record of each question
-  for (std::size_t i = b.questions.size(); i-- > 0;) in_b[b.questions[i]] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = b.entries.size(); i-- > 0;)
+    in_b[b.entries[i].question] = static_cast<std::uint32_t>(i);
   std::vector<char> done(std::size_t{most} + 1, 0);
   pair_comparison c;
   c.by_f1 = has_f1(a) && has_f1(b);
   std::vector<double> ha;
   std::vector<double> hb;
-  for (std::size_t i = 0; i < a.questions.size(); ++i) {
-    const std::uint32_t q = a.questions[i];
+  for (std::size_t i = 0; i < a.entries.size(); ++i) {
+    const std::uint32_t q = a.entries[i].question;
     if (in_b[q] == absent || done[q]) continue;
     done[q] = 1;
     const std::size_t j = in_b[q];
-    const float ea = a.question_ex[i];
-    const float eb = b.question_ex[j];
+    const float ea = a.entries[i].metric[0];
+    const float eb = b.entries[j].metric[0];
     if (!std::isnan(ea) && !std::isnan(eb)) {
       ++c.ex_compared;
       if (ea >= 1 && eb < 1) ++c.a_only;
       if (ea < 1 && eb >= 1) ++c.b_only;
     }
-    const float va = c.by_f1 ? a.question_f1[i] : ea;
-    const float vb = c.by_f1 ? b.question_f1[j] : eb;
+    const float va = c.by_f1 ? a.entries[i].metric[3] : ea;
+    const float vb = c.by_f1 ? b.entries[j].metric[3] : eb;
     if (std::isnan(va) || std::isnan(vb)) continue;
     ha.push_back(va);
     hb.push_back(vb);
@@ -90,11 +91,7 @@ nlohmann::ordered_json interval_of(std::span<const double> values, output::resam
 
 nlohmann::ordered_json metric_intervals(const group& g, output::resample_plan& plan) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  std::vector<double> values;
-  for (std::size_t m = 0; m < 4; ++m) {
-    values.assign(g.values[m].begin(), g.values[m].end());
-    out[metric_names[m]] = interval_of(values, plan);
-  }
+  for (int m = 0; m < 4; ++m) out[metric_names[m]] = interval_of(g.values_of(m), plan);
   return out;
 }
 
@@ -104,9 +101,9 @@ nlohmann::ordered_json slice_intervals(const group& g, std::size_t feature, bool
   std::vector<double> values;
   for (std::size_t m = 0; m < 4; ++m) {
     values.clear();
-    const auto& masks = g.value_features[m];
-    for (std::size_t i = 0; i < masks.size() && i < g.values[m].size(); ++i) {
-      if (((masks[i] >> feature) & 1u) == (present ? 1u : 0u)) values.push_back(g.values[m][i]);
+    for (const group::entry& e : g.entries) {
+      if (!std::isnan(e.metric[m]) && ((e.features >> feature) & 1u) == (present ? 1u : 0u))
+        values.push_back(e.metric[m]);
     }
     out[metric_names[m]] = interval_of(values, plan);
   }
