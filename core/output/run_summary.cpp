@@ -237,7 +237,7 @@ std::optional<double> run_summary::judge_group::agreement() const {
   return static_cast<double>(versus_ex[0] + versus_ex[3]) / static_cast<double>(n);
 }
 
-void run_summary::add_judge(const record& r) {
+void run_summary::add_judge(const record& r, const example_ids& ids) {
   const std::string name = r.technique.substr(judge_technique_prefix.size());
   const std::uint64_t key = (static_cast<std::uint64_t>(id_of(r.system)) << 32) | id_of(r.technique);
   auto [it, added] = judge_index_.try_emplace(key, judges_.size());
@@ -261,7 +261,6 @@ void run_summary::add_judge(const record& r) {
   g.labels.push_back(static_cast<float>(*j.label));
   g.confidences.push_back(static_cast<float>(j.confidence.value_or(0.0)));
   // The example's EX record comes before its judges' records (same unit, techniques first).
-  const example_ids& ids = ids_of(r);
   if (!ex_indexed_) {
     for (const auto& [key, ex] : ex_list_) ex_of_example_[key] = ex;
     ex_list_ = {};
@@ -315,8 +314,9 @@ std::size_t run_summary::group::qvt_groups() const {
 }
 
 void run_summary::add(const record& r, const example_facts* facts, std::size_t slot) {
-  if (is_judge_technique(r.technique)) return add_judge(r);
-  const example_ids& ids = ids_of(r);
+  // An example's records come together: after its first (slot 0), the ids are the example's.
+  const example_ids& ids = slot != no_slot && slot > 0 && has_current_ ? current_ : ids_of(r);
+  if (is_judge_technique(r.technique)) return add_judge(r, ids);
   if (r.technique == ex_technique) {
     saw_ex_ = true;
     if (ex_indexed_)
@@ -359,11 +359,20 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
     for (int m = 0; m < 4; ++m) {
       if (*metrics[m]) s.sum[m] += **metrics[m], ++s.n[m];
     }
-    if (r.scores.ex) {
+    // The example's gold query: compared with the last one once per example (its records share
+    // it), and numbered when a record with EX meets it (the order QVT's groups keep).
+    if (slot == no_slot || !current_.has_gold || current_.gold_example != ids.example) {
+      current_.gold_example = ids.example;
       if (!current_.has_gold || current_.gold != facts->gold) {
-        current_.gold_id = number_of(gold_ids_, facts->gold);
         current_.gold = facts->gold;
         current_.has_gold = true;
+        current_.gold_numbered = false;
+      }
+    }
+    if (r.scores.ex) {
+      if (!current_.gold_numbered) {
+        current_.gold_id = number_of(gold_ids_, current_.gold);
+        current_.gold_numbered = true;
       }
       group::gold_counts& counts = top.counts_of_gold(current_.gold_id);
       ++counts.records;

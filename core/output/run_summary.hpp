@@ -31,8 +31,10 @@ class run_summary {
  public:
   static constexpr std::size_t no_slot = static_cast<std::size_t>(-1);
   /// Adds a record; with `facts`, also to the feature slices and QVT groups of its group. `slot`:
-  /// the record's position among its example's records, when every example's records come in the
-  /// same order of technique variants (a run's do): its groups are then remembered by position.
+  /// the record's position among its example's records, when every example's records come
+  /// together in the same order of technique variants (a run's do): its groups are then
+  /// remembered by position, and a record after its example's first (slot > 0) is taken to be of
+  /// the example of the record added before it.
   void add(const record& r, const example_facts* facts = nullptr, std::size_t slot = no_slot);
 
   struct group {
@@ -213,8 +215,11 @@ class run_summary {
     // (the last part of a by_difficulty or by_database group's key, slot_groups::by_value).
     std::uint32_t difficulty_number = 0;
     std::uint32_t db_number = 0;
-    std::string gold;  // the last gold query looked up, gold_id its number
+    std::string
+        gold;  // the gold query of example number gold_example; gold_id its number, once gold_numbered
+    std::uint32_t gold_example = 0;
     bool has_gold = false;
+    bool gold_numbered = false;
     std::uint32_t gold_id = 0;
   };
   const example_ids& ids_of(const record& r);
@@ -246,7 +251,7 @@ class run_summary {
   std::array<group*, 3> groups_of_(const record& r, const example_ids& ids, std::uint32_t penalize,
                                    std::size_t slot);
 
-  void add_judge(const record& r);
+  void add_judge(const record& r, const example_ids& ids);
 
   string_ids ids_;
   std::vector<judge_group> judges_;
