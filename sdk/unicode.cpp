@@ -53,6 +53,33 @@ std::uint32_t lower_sigma(const std::vector<std::uint32_t>& units, std::size_t i
   return final_sigma ? 0x3C2 : 0x3C3;
 }
 
+// The valid UTF-8 sequence at s[i] (s[i] >= 0x80): its length (2-4), its code point in `cp`; 0 when
+// none starts there (an overlong form, a surrogate, above U+10FFFF, a stray or cut-off byte).
+std::size_t sequence_at(const unsigned char* s, std::size_t n, std::size_t i, std::uint32_t& cp) noexcept {
+  const unsigned char b = s[i];
+  std::size_t len = 0;
+  std::uint32_t min = 0;
+  if (b >= 0xC2 && b <= 0xDF) {
+    len = 2;
+    cp = b & 0x1F;
+    min = 0x80;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    len = 3;
+    cp = b & 0x0F;
+    min = 0x800;
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    len = 4;
+    cp = b & 0x07;
+    min = 0x10000;
+  }
+  if (len == 0 || i + len > n) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((s[i + k] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (s[i + k] & 0x3F);
+  }
+  return cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF) ? len : 0;
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> decode_utf8(std::string_view text) {
@@ -68,29 +95,8 @@ std::vector<std::uint32_t> decode_utf8(std::string_view text) {
       ++i;
       continue;
     }
-    std::size_t len = 0;
     std::uint32_t cp = 0;
-    std::uint32_t min = 0;
-    if (b >= 0xC2 && b <= 0xDF) {
-      len = 2;
-      cp = b & 0x1F;
-      min = 0x80;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      len = 3;
-      cp = b & 0x0F;
-      min = 0x800;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      len = 4;
-      cp = b & 0x07;
-      min = 0x10000;
-    }
-    bool ok = len > 0 && i + len <= n;
-    for (std::size_t k = 1; ok && k < len; ++k) {
-      ok = (s[i + k] & 0xC0) == 0x80;
-      cp = (cp << 6) | (s[i + k] & 0x3F);
-    }
-    ok = ok && cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
-    if (ok) {
+    if (const std::size_t len = sequence_at(s, n, i, cp); len > 0) {
       out.push_back(cp);
       i += len;
     } else {
@@ -99,6 +105,22 @@ std::vector<std::uint32_t> decode_utf8(std::string_view text) {
     }
   }
   return out;
+}
+
+bool valid_utf8(std::string_view text) noexcept {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    if (s[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    std::uint32_t cp = 0;
+    const std::size_t len = sequence_at(s, n, i, cp);
+    if (len == 0) return false;
+    i += len;
+  }
+  return true;
 }
 
 void append_utf8(std::string& out, std::uint32_t u) {

@@ -21,13 +21,6 @@ std::string lower_ascii(std::string s) {
   return s;
 }
 
-bool valid_utf8(std::string_view s) {
-  for (const std::uint32_t u : decode_utf8(s)) {
-    if (u & invalid_byte_flag) return false;
-  }
-  return true;
-}
-
 std::vector<std::string> read_csv_predictions(line_reader& lines) {
   const std::string name = lines.name();
   // A quoted field may span lines: the rows are parsed from the whole text, read within the bounds.

@@ -1,11 +1,13 @@
 #include "output/json_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include <nlohmann/json.hpp>
+#include <sqlmorph/unicode.hpp>
 
 namespace sqlmorph::core {
 
@@ -119,23 +121,65 @@ void json_writer::string(std::string_view s) {
 }
 
 void append_json_string(std::string& out, std::string_view s) {
-  // Printable ASCII needs no escaping; anything else (control characters, UTF-8, invalid bytes)
-  // goes through nlohmann so escaping and replacement are exactly its own.
-  bool plain = true;
-  for (const char c : s) {
+  // nlohmann's escaping (dump with ensure_ascii false): '"', '\\' and control characters escaped,
+  // every other byte of valid UTF-8 kept as it is. Printable ASCII needs no escaping at all; text
+  // that is not valid UTF-8 goes through nlohmann itself, so that its replacement of the invalid
+  // bytes is exactly its own.
+  const auto needs_care = [](char c) {
     const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
-      plain = false;
-      break;
-    }
-  }
-  if (plain) {
-    out += '"';
+    return u < 0x20 || u >= 0x7f || c == '"' || c == '\\';
+  };
+  const auto first = std::find_if(s.begin(), s.end(), needs_care);
+  out += '"';
+  if (first == s.end()) {
     out += s;
     out += '"';
     return;
   }
-  out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (!valid_utf8(s.substr(static_cast<std::size_t>(first - s.begin())))) {
+    out.pop_back();
+    out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+  auto kept = s.begin();  // bytes kept as they are, from here to the next one escaped
+  for (auto it = first; it != s.end(); ++it) {
+    const char c = *it;
+    if (static_cast<unsigned char>(c) >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(kept, it);
+    kept = it + 1;
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default: {
+        static constexpr char hex[] = "0123456789abcdef";
+        const auto u = static_cast<unsigned char>(c);
+        out += "\\u00";
+        out += hex[u >> 4];
+        out += hex[u & 0xF];
+      }
+    }
+  }
+  out.append(kept, s.end());
+  out += '"';
 }
 
 }  // namespace sqlmorph::core

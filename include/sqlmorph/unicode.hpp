@@ -19,6 +19,9 @@ inline constexpr std::uint32_t invalid_byte_flag = 0x80000000u;
 /// an invalid sequence becomes `invalid_byte_flag | byte`.
 std::vector<std::uint32_t> decode_utf8(std::string_view text);
 
+/// Whether `text` is valid UTF-8 by decode_utf8's rule (it would find no invalid byte).
+bool valid_utf8(std::string_view text) noexcept;
+
 /// How many bytes append_utf8() writes for `unit`: 1 for an invalid-byte unit, else the length of
 /// the code point's shortest form (what decode_utf8 accepted, so decoding and encoding round-trip).
 constexpr std::size_t utf8_length(std::uint32_t unit) noexcept {
