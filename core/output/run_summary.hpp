@@ -215,8 +215,8 @@ class run_summary {
     // (the last part of a by_difficulty or by_database group's key, slot_groups::by_value).
     std::uint32_t difficulty_number = 0;
     std::uint32_t db_number = 0;
-    std::string
-        gold;  // the gold query of example number gold_example; gold_id its number, once gold_numbered
+    // The gold query of example number gold_example; gold_id its number once gold_numbered.
+    std::string gold;
     std::uint32_t gold_example = 0;
     bool has_gold = false;
     bool gold_numbered = false;

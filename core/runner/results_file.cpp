@@ -148,9 +148,11 @@ std::vector<unit_check> read_unit_checks(const std::filesystem::path& results) {
 results_unit_text format_results_unit(const std::vector<record>& records) {
   results_unit_text unit;
   // Room for the unit's lines at once (growing them by doubling copies them again and again): as
-  // many bytes per record as this thread's last unit had, and an eighth more.
+  // many bytes per record as this thread's last unit had, and an eighth more, up to 32 MiB (a unit
+  // of a few huge records must not make the next one reserve its size for each of its records).
   thread_local std::size_t bytes_per_record = 256;
-  unit.lines.reserve(records.size() * bytes_per_record);
+  constexpr std::size_t most = std::size_t{32} << 20;
+  unit.lines.reserve(records.size() < most / bytes_per_record ? records.size() * bytes_per_record : most);
   for (const record& r : records) {
     append_record_json(unit.lines, r, true);
     unit.lines += '\n';
