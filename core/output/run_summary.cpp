@@ -10,6 +10,7 @@
 #include "eval/exact_match_metric.hpp"
 #include "eval/sql_features.hpp"
 #include "output/exact_match_table.hpp"
+#include "output/json_object.hpp"
 #include "output/summary_statistics.hpp"
 #include "output/text_table.hpp"
 #include "parallel_for.hpp"
@@ -27,7 +28,7 @@ std::string format_metric(const std::optional<double>& m) {
 
 nlohmann::ordered_json group_json(const run_summary::group& g, const char* breakdown_key,
                                   const std::string& breakdown, output::resample_plan& plan) {
-  nlohmann::ordered_json t;
+  nlohmann::ordered_json t = json_object_with_room(16);
   t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
   t["technique"] = g.technique;
   t["penalize_extra_pred_cols"] =
@@ -55,7 +56,7 @@ nlohmann::ordered_json feature_json(const run_summary::group& g, output::resampl
   for (std::size_t k = 0; k < slices.size(); ++k) {
     const run_summary::group::slice& s = slices[k];
     if (s.count == 0) continue;
-    nlohmann::ordered_json t;
+    nlohmann::ordered_json t = json_object_with_room(16);
     t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
     t["technique"] = g.technique;
     t["penalize_extra_pred_cols"] =
@@ -472,7 +473,8 @@ std::vector<std::string> run_summary::systems() const {
 
 nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_seconds,
                                             unsigned threads) const {
-  nlohmann::ordered_json j;
+  // (Its values are the whole document: growing its keys would copy them.)
+  nlohmann::ordered_json j = json_object_with_room(16);
   j["examples"] = examples;
   j["wall_seconds"] = wall_seconds;
   // The intervals are most of the work: each group's entries are made in parallel into their own

@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "output/json_object.hpp"
 #include "parallel_for.hpp"
 
 namespace sqlmorph::core {
@@ -116,7 +117,7 @@ nlohmann::ordered_json interval_json(std::span<const float> values, output::resa
 }
 
 nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_plan& plan, unsigned threads) {
-  nlohmann::ordered_json out;
+  nlohmann::ordered_json out = json_object_with_room(8);
   out["method"] = "percentile bootstrap of the mean over the scored examples";
   out["confidence"] = 0.95;
   out["resamples"] = plan.resamples();
@@ -155,7 +156,7 @@ nlohmann::ordered_json statistics_json(const run_summary& s, output::resample_pl
     const group* b = pairs[k].second;
     {
       const pair_comparison c = compare(*a, *b);
-      nlohmann::ordered_json p;
+      nlohmann::ordered_json p = json_object_with_room(16);
       p["technique"] = a->technique;
       p["penalize_extra_pred_cols"] =
           a->penalize ? nlohmann::ordered_json(*a->penalize) : nlohmann::ordered_json(nullptr);
