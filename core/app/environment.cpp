@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "app/sqlite_memory.hpp"
 #include "app/sqlite_mutexes.hpp"
 #include "embeddings/embedding_setup.hpp"
 #include "errors.hpp"
@@ -9,7 +10,9 @@
 namespace sqlmorph::core {
 
 std::unique_ptr<environment> environment::load(const std::optional<std::filesystem::path>& config_file) {
-  apply_sqlite_mutexes();  // before any plugin or cache opens a database
+  // Before any plugin or cache opens a database.
+  apply_sqlite_mutexes();
+  apply_sqlite_memory();
   auto env = std::make_unique<environment>();
   env->config_ = resolve_config(config_file);
   if (!env->config_.source.empty()) spdlog::debug("configuration: {}", env->config_.source.string());

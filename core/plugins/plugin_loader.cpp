@@ -6,7 +6,7 @@
 
 #include <boost/dll/shared_library.hpp>
 
-#include "log/log.hpp"
+#include "plugins/host_services.hpp"
 #include "plugins/option_model.hpp"
 
 namespace sqlmorph::core {

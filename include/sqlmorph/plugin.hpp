@@ -47,6 +47,11 @@ typedef struct sqlmorph_host_v1 {
   void* context;
   /// Logs through the host's logger. level: 0 trace, 1 debug, 2 info, 3 warn, 4 error.
   void (*log)(void* context, int level, const char* message, std::size_t length);
+  /// Limits the SQLite memory of the calling thread to `bytes` (0: no limit) and returns 1, when the
+  /// host counts SQLite's memory per thread (it set SQLite's allocator before SQLite started);
+  /// returns 0, doing nothing, when it does not (then SQLite's process-wide heap limit is all there
+  /// is). Absent from hosts whose struct_size ends before it.
+  int (*limit_sqlite_heap_of_thread)(void* context, std::int64_t bytes);
 } sqlmorph_host_v1;
 
 /// One declared option of a component.
@@ -151,6 +156,16 @@ inline void log(log_level level, std::string_view message) noexcept {
   const sqlmorph_host_v1* h = host();
   if (h != nullptr && h->log != nullptr)
     h->log(h->context, static_cast<int>(level), message.data(), message.size());
+}
+
+/// The host's limit_sqlite_heap_of_thread (see sqlmorph_host_v1): false when the host has none or
+/// does not count SQLite's memory per thread.
+inline bool limit_sqlite_heap_of_thread(std::int64_t bytes) noexcept {
+  const sqlmorph_host_v1* h = host();
+  if (h == nullptr || h->struct_size < offsetof(sqlmorph_host_v1, limit_sqlite_heap_of_thread) +
+                                           sizeof(h->limit_sqlite_heap_of_thread))
+    return false;
+  return h->limit_sqlite_heap_of_thread != nullptr && h->limit_sqlite_heap_of_thread(h->context, bytes) != 0;
 }
 
 namespace detail {

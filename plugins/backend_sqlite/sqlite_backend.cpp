@@ -50,12 +50,10 @@ const sqlmorph_option_v1 sqlite_options[] = {
      "the longest string or blob (or table row) a query may make or read, in MiB (SQLITE_LIMIT_LENGTH, per "
      "connection, 1 to 900); longer is an error"},
     {"heap_limit_mb", "int", "256",
-     "SQLite's heap per worker, in MiB (0: no limit; else at least 16): SQLite's hard heap limit is "
-     "process-wide, so it is set "
-     "to "
-     "this times the number of workers holding SQLite connections; a query that reaches it fails with 'out "
-     "of "
-     "memory'"}};
+     "SQLite's heap per worker, in MiB (0: no limit; else at least 16): each worker's own where sqlmorph "
+     "counts SQLite's memory per thread (it does when it sets SQLite up before anything else starts it), "
+     "else SQLite's process-wide hard heap limit, set to this times the number of workers holding SQLite "
+     "connections; a query that reaches it fails with 'out of memory'"}};
 }  // namespace
 
 SQLMORPH_PLUGIN_LIBRARY(

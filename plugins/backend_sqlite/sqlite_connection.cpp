@@ -176,6 +176,7 @@ void sqlite_connection::begin_(const exec_limits& limits, std::chrono::steady_cl
   deadline_hit_ = false;
   cancelled_.store(false);
   denial_.clear();
+  heap_budget_.apply();
 }
 
 run_status sqlite_connection::engine_failure_(int rc, std::string_view sql) const {
@@ -193,7 +194,7 @@ run_status sqlite_connection::engine_failure_(int rc, std::string_view sql) cons
   if ((rc & 0xff) == SQLITE_TOOBIG) {
     msg += ": a value would be longer than " + std::to_string(settings_.max_value_bytes >> 20) +
            " MiB, the longest string or blob a query may make (max_value_mb)";
-  } else if ((rc & 0xff) == SQLITE_NOMEM && heap_limit_in_force() > 0) {
+  } else if ((rc & 0xff) == SQLITE_NOMEM && heap_budget_.limited()) {
     msg += ": the query reached SQLite's heap limit (heap_limit_mb: " +
            std::to_string(settings_.heap_limit_bytes >> 20) + " MiB per worker)";
   }
@@ -261,10 +262,11 @@ run_status sqlite_connection::schema_ddl(const exec_limits& limits, std::string&
 run_status sqlite_connection::run(const statement_request& statement, row_sink& rows) {
   bool out_of_memory = false;
   run_status st = run_once_(statement, rows, out_of_memory);
-  // SQLite's heap limit is shared by the workers: a statement of another worker may have taken this
-  // one's share at the moment it needed memory. Once the memory is back, it runs again (a statement
-  // that needs more than the limit fails the same way twice).
-  if (out_of_memory && heap_shared_with_other_threads() && wait_for_heap_()) {
+  // SQLite's process-wide heap limit is shared by the workers: a statement of another worker may
+  // have taken this one's share at the moment it needed memory. Once the memory is back, it runs
+  // again (a statement that needs more than the limit fails the same way twice). A limit per thread
+  // is this worker's alone.
+  if (out_of_memory && heap_budget_.shared_with_other_threads() && wait_for_heap_()) {
     rows.restart();
     st = run_once_(statement, rows, out_of_memory);
     if (out_of_memory) st.message += " (tried twice)";
@@ -275,7 +277,7 @@ run_status sqlite_connection::run(const statement_request& statement, row_sink& 
 bool sqlite_connection::wait_for_heap_() const {
   const auto until = has_deadline_ ? deadline_ : std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (true) {
-    const std::int64_t limit = heap_limit_in_force();
+    const std::int64_t limit = sqlite3_hard_heap_limit64(-1);  // a negative argument reads the limit
     // This statement's memory is freed by now: the rest is other workers' (and idle connections').
     if (limit <= 0 || sqlite3_memory_used() + heap_budget_.bytes() / 2 <= limit) return true;
     if (std::chrono::steady_clock::now() >= until || cancelled_.load()) return false;

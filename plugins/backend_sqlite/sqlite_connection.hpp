@@ -55,7 +55,7 @@ class sqlite_connection final : public connection {
 
   sqlite3* db_;
   sqlite_settings settings_;
-  heap_budget_lease heap_budget_;  // counts this worker in SQLite's process-wide heap limit
+  heap_budget_lease heap_budget_;  // this worker's share of SQLite's heap
   std::chrono::steady_clock::time_point deadline_{};
   bool has_deadline_ = false;
   bool deadline_hit_ = false;

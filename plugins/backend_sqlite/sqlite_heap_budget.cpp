@@ -4,6 +4,8 @@
 
 #include <mutex>
 
+#include <sqlmorph/plugin.hpp>
+
 namespace sqlmorph::sqlite {
 namespace {
 
@@ -14,31 +16,39 @@ std::mutex& limit_mutex() {
   return *m;
 }
 
-void set_limit(std::int64_t bytes_per_worker) {
+void set_process_limit(std::int64_t bytes_per_worker) {
   const int workers = worker_slot::threads_holding();
   sqlite3_hard_heap_limit64(workers == 0 ? 0 : bytes_per_worker * workers);
 }
 
 }  // namespace
 
-heap_budget_lease::heap_budget_lease(std::int64_t bytes) : bytes_(bytes) {
+heap_budget_lease::heap_budget_lease(std::int64_t bytes)
+    : bytes_(bytes), per_thread_(plugin::limit_sqlite_heap_of_thread(bytes)) {
+  if (per_thread_) return;
   std::lock_guard lock(limit_mutex());
   slot_.emplace();
-  set_limit(bytes_);
+  set_process_limit(bytes_);
 }
 
 heap_budget_lease::~heap_budget_lease() {
+  if (per_thread_) return;
   std::lock_guard lock(limit_mutex());
   slot_.reset();
-  set_limit(bytes_);
+  set_process_limit(bytes_);
 }
 
-std::int64_t heap_limit_in_force() noexcept {
-  return sqlite3_hard_heap_limit64(-1);  // a negative argument reads the limit
+void heap_budget_lease::apply() const noexcept {
+  if (per_thread_) plugin::limit_sqlite_heap_of_thread(bytes_);
 }
 
-bool heap_shared_with_other_threads() noexcept {
-  return worker_slot::threads_holding() > 1;
+bool heap_budget_lease::limited() const noexcept {
+  if (per_thread_) return bytes_ > 0;
+  return sqlite3_hard_heap_limit64(-1) > 0;  // a negative argument reads the limit
+}
+
+bool heap_budget_lease::shared_with_other_threads() const noexcept {
+  return !per_thread_ && worker_slot::threads_holding() > 1;
 }
 
 }  // namespace sqlmorph::sqlite

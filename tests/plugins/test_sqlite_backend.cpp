@@ -11,9 +11,11 @@
 #include <set>
 #include <thread>
 
+#include <sqlite3.h>
 #include <nlohmann/json.hpp>
 #include <sqlmorph/backend.hpp>
 
+#include "app/sqlite_memory.hpp"
 #include "test_support.hpp"
 
 using namespace sqlmorph;
@@ -189,12 +191,22 @@ TEST_CASE("memory bombs end as a clear status while the process stays under a fe
   }
 }
 
-TEST_CASE("a memory bomb in one worker does not fail the queries of another") {
-  // SQLite's heap limit is process-wide: the second worker's connection doubles it, and a query
-  // that meets the limit because of the other worker's bomb runs again once the memory is back.
-  fixture f;
-  std::atomic<bool> done{false};
+namespace {
+
+// A worker (thread) running memory bombs three times while this thread runs an innocent query until
+// it is done: how many bombs ended out of memory, with which message, and whether the innocent
+// query ever failed.
+struct bomb_beside_innocent {
   int bombs_stopped = 0;
+  std::string bomb_message;
+  int innocent = 0;
+  int failed = 0;
+  std::string failure;
+};
+
+bomb_beside_innocent run_bomb_beside_innocent(fixture& f) {
+  bomb_beside_innocent out;
+  std::atomic<bool> done{false};
   std::thread bomber([&] {
     connect_outcome c = f.engine->connect(f.db.string());
     for (int i = 0; i < 3 && c.conn; ++i) {
@@ -203,26 +215,56 @@ TEST_CASE("a memory bomb in one worker does not fail the queries of another") {
           "s, "
           "s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s FROM v",
           {});
-      if (o.status == query_status::error && o.message.find("out of memory") == 0) ++bombs_stopped;
+      if (o.status == query_status::error && o.message.find("out of memory") == 0) {
+        ++out.bombs_stopped;
+        out.bomb_message = o.message;
+      }
     }
     done = true;
   });
-  int innocent = 0;
-  int failed = 0;
-  std::string failure;
   while (!done) {
     const query_outcome o = f.run("SELECT count(*), group_concat(name) FROM items");
-    ++innocent;
+    ++out.innocent;
     if (!o.ok()) {
-      ++failed;
-      failure = o.message;
+      ++out.failed;
+      out.failure = o.message;
     }
   }
   bomber.join();
-  INFO(failure);
-  CHECK(bombs_stopped == 3);
-  CHECK(innocent > 0);
-  CHECK(failed == 0);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a memory bomb in one worker does not fail the queries of another") {
+  // Without the host's per-thread counting (SQLite had started: here no environment installed it),
+  // SQLite's heap limit is process-wide: the second worker's connection doubles it, and a query that
+  // meets the limit because of the other worker's bomb runs again once the memory is back.
+  fixture f;
+  const bomb_beside_innocent b = run_bomb_beside_innocent(f);
+  INFO(b.failure);
+  CHECK(b.bombs_stopped == 3);
+  CHECK(b.innocent > 0);
+  CHECK(b.failed == 0);
+}
+
+TEST_CASE("with SQLite's memory counted per thread, each worker has its own heap limit") {
+  // As sqlmorph sets SQLite up before anything starts it (environment::load): the plugin learns
+  // through the host services that a worker's queries have a limit of their own.
+  REQUIRE(sqlite3_shutdown() == SQLITE_OK);
+  REQUIRE(core::count_sqlite_memory_per_thread());
+  fixture f;
+  const bomb_beside_innocent b = run_bomb_beside_innocent(f);
+  INFO(b.failure);
+  CHECK(b.bombs_stopped == 3);
+  // Stopped at its own worker's limit the first time: no second try waiting for another's memory.
+  CHECK(b.bomb_message.find("the query reached SQLite's heap limit (heap_limit_mb: 256 MiB per worker)") !=
+        std::string::npos);
+  CHECK(b.bomb_message.find("tried twice") == std::string::npos);
+  CHECK(b.innocent > 0);
+  CHECK(b.failed == 0);
+  // The process-wide limit is not used.
+  CHECK(sqlite3_hard_heap_limit64(-1) == 0);
 }
 
 TEST_CASE("missing, unreadable and oddly named databases") {
