@@ -1,6 +1,8 @@
 #include "output/pretty_json.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "output/record_json.hpp"
@@ -20,17 +22,13 @@ struct printer {
     out.append(static_cast<std::size_t>(depth) * static_cast<std::size_t>(indent), ' ');
   }
 
-  // `j` printed at nesting `depth`: its own dump with every line after the first indented by depth
-  // levels (a pretty dump's only newlines are its own: a newline inside a string is escaped).
+  // `j` printed at nesting `depth`, as dump_json prints it: nlohmann's own serializer, told the
+  // indentation it starts at (so no line is copied again to indent it).
   void whole(std::string& out, const nlohmann::ordered_json& j, int depth) const {
-    const std::string text = dump_json(j, indent);
-    std::size_t from = 0;
-    for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', from)) {
-      out.append(text, from, at + 1 - from);
-      spaces(out, depth);
-      from = at + 1;
-    }
-    out.append(text, from, std::string::npos);
+    nlohmann::detail::serializer<nlohmann::ordered_json> s(
+        nlohmann::detail::output_adapter<char, std::string>(out), ' ',
+        nlohmann::ordered_json::error_handler_t::replace);
+    s.dump(j, true, false, static_cast<unsigned>(indent), static_cast<unsigned>(depth * indent));
   }
 
   // Objects are walked member by member down to the long arrays, whose elements are printed whole
@@ -54,16 +52,28 @@ struct printer {
       return;
     }
     if (j.is_array() && j.size() >= parallel_elements) {
-      std::vector<std::string> elements(j.size());
-      parallel_for(j.size(), threads, [&](std::size_t k) {
-        spaces(elements[k], depth + 1);
-        whole(elements[k], j[k], depth + 1);
+      // Each thread prints a run of consecutive elements into a piece of its own.
+      const std::size_t pieces = std::min<std::size_t>(threads == 0 ? default_threads() : threads, j.size());
+      std::vector<std::string> text(pieces);
+      parallel_for(pieces, threads, [&](std::size_t p) {
+        // Printed into a string of this thread's own and moved into its place at the end: the
+        // pieces' string objects share cache lines, which threads writing them char by char
+        // would pass back and forth (that made two threads slower than one).
+        std::string piece;
+        const std::size_t from = j.size() * p / pieces;
+        const std::size_t to = j.size() * (p + 1) / pieces;
+        for (std::size_t k = from; k < to; ++k) {
+          if (k > 0) piece += ",\n";
+          spaces(piece, depth + 1);
+          whole(piece, j[k], depth + 1);
+        }
+        text[p] = std::move(piece);
       });
+      std::size_t size = out.size() + 4 + static_cast<std::size_t>(depth * indent);
+      for (const std::string& t : text) size += t.size();
+      out.reserve(size);
       out += "[\n";
-      for (std::size_t k = 0; k < elements.size(); ++k) {
-        if (k > 0) out += ",\n";
-        out += elements[k];
-      }
+      for (const std::string& t : text) out += t;
       out += '\n';
       spaces(out, depth);
       out += ']';
