@@ -1,6 +1,7 @@
 #include "cli/command_requests.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 
 #include "app/evaluation_request.hpp"
@@ -13,6 +14,7 @@
 #include "errors.hpp"
 #include "eval/example_evaluator.hpp"
 #include "eval/query_runner.hpp"
+#include "parallel_for.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -34,6 +36,25 @@ std::pair<std::optional<std::string>, std::string> system_and_file(const std::st
   const auto eq = arg.find('=');
   if (eq == std::string::npos || eq == 0) return {std::nullopt, arg};
   return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+// One system's examples: its --pred argument ("[NAME=]FILE") read against the gold file.
+std::vector<example> read_prediction_file(const eval_options& o, const std::optional<spider_gold>& gold,
+                                          prediction_tabs tabs, const std::string& arg) {
+  // Plain variables, not a structured binding: clang 14 (the fuzz preset) cannot capture bindings in
+  // lambdas.
+  auto split = system_and_file(arg);
+  std::optional<std::string> name = std::move(split.first);
+  const auto file = std::move(split.second);
+  if (!name) name = o.system;
+  if (*o.benchmark != "spider")
+    return read_input([&] { return read_bird_files({*o.gold, file, *o.db_root, name}); });
+  std::vector<example> ex = read_input([&] { return spider_examples(*gold, file, name, tabs); });
+  // The judges read the questions: from --questions, else dev.json next to the gold file.
+  std::optional<std::filesystem::path> questions = o.questions;
+  if (!questions && !o.judges.empty()) questions = spider_questions_next_to(*o.gold);
+  if (questions) read_input([&] { return attach_spider_questions(ex, *questions); });
+  return ex;
 }
 
 std::vector<example> read_requested_examples(const eval_options& o) {
@@ -65,35 +86,37 @@ std::vector<example> read_requested_examples(const eval_options& o) {
     throw usage_error("--db-root " + *o.db_root + " is not a directory");
   if (o.system && o.preds.size() > 1)
     throw usage_error("--system names a single system; with several, write --pred NAME=FILE");
-  std::vector<example> all;
-  std::vector<std::string> names;
   // The gold file is read (and each gold query's difficulty computed) once for all the systems.
   std::optional<spider_gold> gold;
   if (*o.benchmark == "spider") gold = read_input([&] { return read_spider_gold(*o.gold, *o.db_root); });
-  for (const std::string& arg : o.preds) {
-    // Plain variables, not a structured binding: clang 14 (the fuzz preset) cannot capture bindings in
-    // lambdas.
-    auto split = system_and_file(arg);
-    std::optional<std::string> name = std::move(split.first);
-    const auto file = std::move(split.second);
-    if (!name) name = o.system;
-    std::vector<example> ex;
-    if (*o.benchmark == "spider") {
-      const prediction_tabs tabs = parse_prediction_tabs(o.pred_tabs);
-      ex = read_input([&] { return spider_examples(*gold, file, name, tabs); });
-      // The judges read the questions: from --questions, else dev.json next to the gold file.
-      std::optional<std::filesystem::path> questions = o.questions;
-      if (!questions && !o.judges.empty()) questions = spider_questions_next_to(*o.gold);
-      if (questions) read_input([&] { return attach_spider_questions(ex, *questions); });
-    } else {
-      ex = read_input([&] { return read_bird_files({*o.gold, file, *o.db_root, name}); });
+  const prediction_tabs tabs =
+      *o.benchmark == "spider" ? parse_prediction_tabs(o.pred_tabs) : prediction_tabs::official;
+  // The prediction files are read on the run's workers (--jobs), each into its own slot; a file's
+  // error is reported as if they were read in order (the first file's).
+  std::vector<std::vector<example>> files(o.preds.size());
+  std::vector<std::exception_ptr> failures(o.preds.size());
+  parallel_for(o.preds.size(), o.jobs.value_or(0), [&](std::size_t k) {
+    try {
+      files[k] = read_prediction_file(o, gold, tabs, o.preds[k]);
+    } catch (...) {
+      failures[k] = std::current_exception();
     }
+  });
+  std::size_t total = 0;
+  for (const auto& ex : files) total += ex.size();
+  std::vector<example> all;
+  all.reserve(total);
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    if (failures[k]) std::rethrow_exception(failures[k]);
+    std::vector<example>& ex = files[k];
     const std::string system = ex.empty() ? std::string() : ex.front().system;
     if (std::find(names.begin(), names.end(), system) != names.end()) {
       throw usage_error("two prediction files are named '" + system + "'; name them with --pred NAME=FILE");
     }
     names.push_back(system);
     all.insert(all.end(), std::make_move_iterator(ex.begin()), std::make_move_iterator(ex.end()));
+    std::vector<example>().swap(ex);
   }
   return all;
 }
