@@ -136,19 +136,17 @@ std::vector<std::pair<std::string, std::size_t>> run_summary::group::statuses() 
   return out;
 }
 
-void run_summary::group::add(const record& r) {
+void run_summary::group::add(const record& r, bool entry) {
   ++count;
   ++status_counts[static_cast<std::size_t>(r.status)];
   const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
-  entry& e = entries.emplace_back();
   for (int m = 0; m < 4; ++m) {
-    if (*metrics[m]) {
-      sum[m] += **metrics[m];
-      ++n[m];
-      e.metric[m] = static_cast<float>(**metrics[m]);
-    } else {
-      e.metric[m] = std::numeric_limits<float>::quiet_NaN();
-    }
+    if (*metrics[m]) sum[m] += **metrics[m], ++n[m];
+  }
+  if (entry) {
+    group::entry& e = entries.emplace_back();
+    for (int m = 0; m < 4; ++m)
+      e.metric[m] = *metrics[m] ? static_cast<float>(**metrics[m]) : std::numeric_limits<float>::quiet_NaN();
   }
   for (const auto& [name, v] : r.scores.extra) {
     if (name != "reward") continue;
@@ -349,6 +347,8 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
   group& top = *found[0];
   top.add(r);
   top.entries.back().question = ids.question;
+  top.entries.back().difficulty = ids.difficulty_number;
+  top.entries.back().database = ids.db_number;
   if (facts != nullptr) {
     top.entries.back().features = facts->gold_features;
     const std::optional<double>* metrics[4] = {&r.scores.ex, &r.scores.exp, &r.scores.exr, &r.scores.f1};
@@ -380,12 +380,25 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
       counts.right += *r.scores.ex >= 1.0;
     }
   }
+  // The breakdown groups keep no entries of their own (with_entries).
+  const auto top_index = static_cast<std::uint32_t>(found[0] - groups_.items.data());
   group& d = *found[1];
-  if (d.count == 0) d.difficulty = r.difficulty;
-  d.add(r);
+  if (d.count == 0)
+    d.difficulty = r.difficulty, d.top = top_index, d.breakdown_number = ids.difficulty_number;
+  d.add(r, false);
   group& b = *found[2];
-  if (b.count == 0) b.db_id = r.db_id;
-  b.add(r);
+  if (b.count == 0) b.db_id = r.db_id, b.top = top_index, b.breakdown_number = ids.db_number;
+  b.add(r, false);
+}
+
+run_summary::group run_summary::with_entries(const group& g, bool database) const {
+  group out = g;
+  if (g.top >= groups_.items.size()) return out;
+  out.entries.reserve(g.count);
+  for (const group::entry& e : groups_.items[g.top].entries) {
+    if ((database ? e.database : e.difficulty) == g.breakdown_number) out.entries.push_back(e);
+  }
+  return out;
 }
 
 std::array<run_summary::group*, 3> run_summary::groups_of_(const record& r, const example_ids& ids,
@@ -502,13 +515,14 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
     }
     k -= n_groups;
     if (k < n_difficulty) {
-      slots[n_groups + k] = group_json(*by_difficulty[k], "difficulty", by_difficulty[k]->difficulty, plan);
+      slots[n_groups + k] = group_json(with_entries(*by_difficulty[k], false), "difficulty",
+                                       by_difficulty[k]->difficulty, plan);
       return;
     }
     k -= n_difficulty;
     if (k < n_database) {
       const group& g = by_database_.items[k];
-      slots[n_groups + n_difficulty + k] = group_json(g, "db_id", g.db_id, plan);
+      slots[n_groups + n_difficulty + k] = group_json(with_entries(g, true), "db_id", g.db_id, plan);
       return;
     }
     k -= n_database;

@@ -60,7 +60,9 @@ class run_summary {
     std::optional<double> r_ves() const;
     /// One per record, in record order: what the intervals and the pairwise comparisons read. A
     /// record's values are kept together (one append per record and group, not one per metric
-    /// and list: the writer's tally touches a few places per record).
+    /// and list: the writer's tally touches a few places per record). Top-level groups only: a
+    /// by_difficulty or by_database group's entries are those of its top-level group with its
+    /// difficulty or database (run_summary::entries_of).
     struct entry {
       float metric[4];  ///< EX, EXP, EXR, F1; NaN: null
       /// Top-level groups (groups()) of records added with facts: the gold query's feature mask
@@ -69,12 +71,20 @@ class run_summary {
       /// Top-level groups: the question the record answers (an id shared by every system's
       /// answer to the same example), for the pairwise comparison of systems.
       std::uint32_t question = 0;
+      /// The record's difficulty's and database's numbers in the run (breakdown groups' entries).
+      std::uint32_t difficulty = 0;
+      std::uint32_t database = 0;
     };
     std::vector<entry> entries;
+    /// A by_difficulty or by_database group: its top-level group (an index into groups()) and
+    /// the number of its difficulty or database.
+    std::uint32_t top = static_cast<std::uint32_t>(-1);
+    std::uint32_t breakdown_number = 0;
     /// The non-null values of metric m (0-3: EX, EXP, EXR, F1) in record order, as doubles (a
     /// bootstrap interval's input).
     std::vector<double> values_of(int m) const;
-    void add(const record& r);
+    /// Counts the record; with `entry`, appends its entry (top-level groups).
+    void add(const record& r, bool entry = true);
 
     /// Records and metric sums of a slice of a group's records.
     struct slice {
@@ -269,6 +279,9 @@ class run_summary {
   indexed groups_;
   indexed by_difficulty_;
   indexed by_database_;
+  /// A by_difficulty (`database` false) or by_database group with its entries: those of its
+  /// top-level group whose difficulty or database is the group's, in record order.
+  group with_entries(const group& g, bool database) const;
 };
 
 /// "name", or "name (penalize)" / "name (no penalize)" for the two variants of a cell technique.
