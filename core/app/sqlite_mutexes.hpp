@@ -1,11 +1,13 @@
 #pragma once
 // SQLite's mutexes, made to spin briefly before they sleep.
 //
-// SQLite counts the memory it allocates (its heap limit, the engine's guard against memory bombs,
-// needs the count) under one process-wide mutex, taken by every allocation. Workers executing
-// queries at the same time meet on it constantly, for a few dozen instructions each time; SQLite's
-// own mutexes then put the thread to sleep and wake it through the kernel (half of a two-worker
-// Spider run's futex calls). Spinning for a few microseconds first lets the holder finish instead.
+// Where sqlmorph could not count SQLite's memory per thread (sqlite_memory.hpp: SQLite had started
+// first), SQLite counts it itself, under one process-wide mutex taken by every allocation. Workers
+// executing queries at the same time meet on it constantly, for a few dozen instructions each
+// time; SQLite's own mutexes then put the thread to sleep and wake it through the kernel (half of a
+// two-worker Spider run's futex calls). Spinning for a few microseconds first lets the holder
+// finish instead. (SQLite's other process-wide mutexes, taken when connections open and close,
+// spin the same way.)
 
 namespace sqlmorph::core {
 
