@@ -20,8 +20,8 @@ namespace sqlmorph::core {
 
 /// Installs the counting allocator and turns SQLite's memory statistics off. SQLite takes both only
 /// before it is initialized, and nothing it allocated may be outstanding: returns false, changing
-/// nothing, when SQLite had started (also when this allocator was installed before it started). Not thread-safe, as sqlite3_config() is not: call it before
-/// other threads use SQLite.
+/// nothing, when SQLite had started (also when this allocator was installed before it started).
+/// Not thread-safe, as sqlite3_config() is not: call it before other threads use SQLite.
 bool count_sqlite_memory_per_thread();
 
 /// count_sqlite_memory_per_thread() once per process (environment::load calls it before loading
