@@ -62,7 +62,7 @@ class run_summary {
     /// record's values are kept together (one append per record and group, not one per metric
     /// and list: the writer's tally touches a few places per record). Top-level groups only: a
     /// by_difficulty or by_database group's entries are those of its top-level group with its
-    /// difficulty or database (run_summary::entries_of).
+    /// difficulty or database (run_summary::with_entries).
     struct entry {
       float metric[4];  ///< EX, EXP, EXR, F1; NaN: null
       /// Top-level groups (groups()) of records added with facts: the gold query's feature mask
@@ -78,7 +78,7 @@ class run_summary {
     std::vector<entry> entries;
     /// A by_difficulty or by_database group: its top-level group (an index into groups()) and
     /// the number of its difficulty or database.
-    std::uint32_t top = static_cast<std::uint32_t>(-1);
+    std::uint32_t top = no_group;
     std::uint32_t breakdown_number = 0;
     /// The non-null values of metric m (0-3: EX, EXP, EXR, F1) in record order, as doubles (a
     /// bootstrap interval's input).

@@ -277,7 +277,7 @@ run_status sqlite_connection::run(const statement_request& statement, row_sink& 
 bool sqlite_connection::wait_for_heap_() const {
   const auto until = has_deadline_ ? deadline_ : std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (true) {
-    const std::int64_t limit = sqlite3_hard_heap_limit64(-1);  // a negative argument reads the limit
+    const std::int64_t limit = process_heap_limit();
     // This statement's memory is freed by now: the rest is other workers' (and idle connections').
     if (limit <= 0 || sqlite3_memory_used() + heap_budget_.bytes() / 2 <= limit) return true;
     if (std::chrono::steady_clock::now() >= until || cancelled_.load()) return false;

@@ -44,7 +44,11 @@ void heap_budget_lease::apply() const noexcept {
 
 bool heap_budget_lease::limited() const noexcept {
   if (per_thread_) return bytes_ > 0;
-  return sqlite3_hard_heap_limit64(-1) > 0;  // a negative argument reads the limit
+  return process_heap_limit() > 0;
+}
+
+std::int64_t process_heap_limit() noexcept {
+  return sqlite3_hard_heap_limit64(-1);  // a negative argument reads the limit
 }
 
 bool heap_budget_lease::shared_with_other_threads() const noexcept {

@@ -37,4 +37,7 @@ class heap_budget_lease {
   std::optional<worker_slot> slot_;  // process-wide limit: counts this worker
 };
 
+/// SQLite's process-wide hard heap limit in force (0: none).
+std::int64_t process_heap_limit() noexcept;
+
 }  // namespace sqlmorph::sqlite
