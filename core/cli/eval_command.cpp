@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/environment.hpp"
+#include "app/exit_memory.hpp"
 #include "cli/command_requests.hpp"
 #include "errors.hpp"
 #include "eval/record.hpp"
@@ -42,7 +43,7 @@ int run_eval(const global_options& g, const eval_options& o) {
   std::vector<example> examples = reading.valid() ? reading.get() : read();
   evaluation_settings settings = evaluation_settings_from(*env, o, g.quiet);
   if (shard) examples = select_shard(examples, *shard, settings);
-  const evaluation_outcome outcome = run_evaluation(examples, settings);
+  evaluation_outcome outcome = run_evaluation(examples, settings);
   if (o.json) {
     std::cout << dump_json(outcome.summary.to_json(outcome.examples, outcome.wall_seconds), 2) << "\n";
   } else {
@@ -70,7 +71,10 @@ int run_eval(const global_options& g, const eval_options& o) {
         static_cast<unsigned long long>(s.reused), (settings.out_dir.value() / "results.jsonl").c_str(),
         (settings.out_dir.value() / "summary.json").c_str(), (settings.out_dir.value() / "run.json").c_str());
   }
-  if (outcome.stats.interrupted) {
+  const bool interrupted = outcome.stats.interrupted;
+  leave_to_exit(outcome);
+  leave_to_exit(examples);
+  if (interrupted) {
     std::fprintf(stderr,
                  "sqlmorph: interrupted; what was evaluated is in %s — run the same command with --resume to "
                  "continue\n",

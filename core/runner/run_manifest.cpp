@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "app/exit_memory.hpp"
 #include "datasets/text_lines.hpp"
 #include "output/atomic_file.hpp"
 #include "output/record_json.hpp"
@@ -37,6 +38,10 @@ nlohmann::ordered_json machine_description() {
   m["cpu"] = cpu;
   m["hardware_threads"] = std::thread::hardware_concurrency();
   return m;
+}
+
+run_manifest::~run_manifest() {
+  leave_to_exit(data_);
 }
 
 run_manifest::run_manifest(std::filesystem::path file, std::string fingerprint)

@@ -16,6 +16,10 @@ class run_manifest {
  public:
   /// Starts a manifest; `fingerprint` identifies what the run computes.
   run_manifest(std::filesystem::path file, std::string fingerprint);
+  /// The data is left to the process's exit when it asked (app/exit_memory.hpp).
+  ~run_manifest();
+  run_manifest(const run_manifest&) = delete;
+  run_manifest& operator=(const run_manifest&) = delete;
 
   nlohmann::ordered_json& data() noexcept { return data_; }
 

@@ -1,6 +1,13 @@
 #include "runner/shared_query_cache.hpp"
 
+#include "app/exit_memory.hpp"
+
 namespace sqlmorph::core {
+
+shared_query_cache::~shared_query_cache() {
+  leave_to_exit(entries_);
+  leave_to_exit(lru_);
+}
 
 shared_query_cache::outcome_ptr shared_query_cache::get(const std::string& key,
                                                         const std::function<outcome_ptr()>& run) {

@@ -29,6 +29,10 @@ struct query_statistics {
 class shared_query_cache {
  public:
   explicit shared_query_cache(std::size_t memory_budget_bytes) : budget_(memory_budget_bytes) {}
+  /// The outcomes are left to the process's exit when it asked (app/exit_memory.hpp).
+  ~shared_query_cache();
+  shared_query_cache(const shared_query_cache&) = delete;
+  shared_query_cache& operator=(const shared_query_cache&) = delete;
 
   using outcome_ptr = std::shared_ptr<const query_outcome>;
 
