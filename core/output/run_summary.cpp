@@ -27,7 +27,7 @@ std::string format_metric(const std::optional<double>& m) {
 }
 
 nlohmann::ordered_json group_json(const run_summary::group& g, const char* breakdown_key,
-                                  const std::string& breakdown, output::resample_plan& plan) {
+                                  const std::string& breakdown, const group_intervals& intervals) {
   nlohmann::ordered_json t = json_object_with_room(16);
   t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
   t["technique"] = g.technique;
@@ -43,14 +43,14 @@ nlohmann::ordered_json group_json(const run_summary::group& g, const char* break
     t[metric_names[m]] = mean ? nlohmann::ordered_json(*mean) : nlohmann::ordered_json(nullptr);
   }
   if (const auto ves = g.r_ves()) t["R-VES"] = *ves;
-  t["interval"] = metric_intervals(g, plan);
+  t["interval"] = intervals_json(intervals.metrics);
   t["statuses"] = nlohmann::ordered_json::object();
   for (const auto& [status, n] : g.statuses()) t["statuses"][status] = n;
   return t;
 }
 
 // A group's entries of "by_feature": one per SQL feature present and absent, when it has examples.
-nlohmann::ordered_json feature_json(const run_summary::group& g, output::resample_plan& plan) {
+nlohmann::ordered_json feature_json(const run_summary::group& g, const group_intervals& intervals) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   const std::vector<run_summary::group::slice> slices = g.feature_slices();
   for (std::size_t k = 0; k < slices.size(); ++k) {
@@ -68,7 +68,7 @@ nlohmann::ordered_json feature_json(const run_summary::group& g, output::resampl
     for (int m = 0; m < 4; ++m)
       t[metric_names[m]] = s.n[m] ? nlohmann::ordered_json(s.sum[m] / static_cast<double>(s.n[m]))
                                   : nlohmann::ordered_json(nullptr);
-    t["interval"] = slice_intervals(g, k / 2, k % 2 == 1, plan);
+    t["interval"] = intervals_json(intervals.slices.at(k));
     out.push_back(std::move(t));
   }
   return out;
@@ -501,6 +501,27 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
   });
   bool sliced = false;
   for (const group& g : groups_.items) sliced = sliced || !g.mask_slices.empty();
+  // Every group's intervals first, in batches of groups of one sample size
+  // (group_intervals_of); then each group's entries, made in parallel into their own slots.
+  const std::vector<group_intervals> top_intervals = group_intervals_of(groups_.items, sliced, plan, threads);
+  // A breakdown group's values are its top-level group's entries of its difficulty or database
+  // (with_entries): copied a thousand groups at a time (all at once would double the summary's
+  // memory).
+  const auto breakdown_intervals = [&](const std::vector<const group*>& of, bool database) {
+    constexpr std::size_t at_once = 1024;
+    std::vector<group_intervals> out;
+    for (std::size_t at = 0; at < of.size(); at += at_once) {
+      std::vector<group> copies(std::min(at_once, of.size() - at));
+      parallel_for(copies.size(), threads,
+                   [&](std::size_t k) { copies[k] = with_entries(*of[at + k], database); });
+      for (group_intervals& i : group_intervals_of(copies, false, plan, threads)) out.push_back(std::move(i));
+    }
+    return out;
+  };
+  std::vector<const group*> by_database;
+  for (const group& g : by_database_.items) by_database.push_back(&g);
+  const std::vector<group_intervals> difficulty_intervals = breakdown_intervals(by_difficulty, false);
+  const std::vector<group_intervals> database_intervals = breakdown_intervals(by_database, true);
   const std::size_t n_groups = groups_.items.size();
   const std::size_t n_difficulty = by_difficulty.size();
   const std::size_t n_database = by_database_.items.size();
@@ -510,25 +531,25 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
                                             (sliced ? 2 * n_groups : 0));
   parallel_for(slots.size(), threads, [&](std::size_t k) {
     if (k < n_groups) {
-      slots[k] = group_json(groups_.items[k], nullptr, "", plan);
+      slots[k] = group_json(groups_.items[k], nullptr, "", top_intervals[k]);
       return;
     }
     k -= n_groups;
     if (k < n_difficulty) {
-      slots[n_groups + k] = group_json(with_entries(*by_difficulty[k], false), "difficulty",
-                                       by_difficulty[k]->difficulty, plan);
+      slots[n_groups + k] =
+          group_json(*by_difficulty[k], "difficulty", by_difficulty[k]->difficulty, difficulty_intervals[k]);
       return;
     }
     k -= n_difficulty;
     if (k < n_database) {
       const group& g = by_database_.items[k];
-      slots[n_groups + n_difficulty + k] = group_json(with_entries(g, true), "db_id", g.db_id, plan);
+      slots[n_groups + n_difficulty + k] = group_json(g, "db_id", g.db_id, database_intervals[k]);
       return;
     }
     k -= n_database;
     nlohmann::ordered_json& slot = slots[n_groups + n_difficulty + n_database + k];
     if (k < n_groups) {
-      slot = feature_json(groups_.items[k], plan);
+      slot = feature_json(groups_.items[k], top_intervals[k]);
     } else {
       slot = qvt_json(groups_.items[k - n_groups], plan);
     }

@@ -5,16 +5,22 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include <sqlmorph/hash.hpp>
 #include <sqlmorph/wide_vectors.hpp>
+#if SQLMORPH_HAS_AVX2_PATH
+#include <immintrin.h>
+#endif
 
+#include "parallel_for.hpp"
 #include "runner/content_hash.hpp"
 
 namespace sqlmorph::output {
@@ -44,7 +50,8 @@ namespace {
 typedef std::uint16_t counts16 __attribute__((vector_size(32)));
 typedef std::uint16_t counts8 __attribute__((vector_size(16)));
 typedef std::int32_t ints8 __attribute__((vector_size(32)));
-typedef double doubles8 __attribute__((vector_size(64)));
+typedef std::int32_t ints4 __attribute__((vector_size(16)));
+typedef double doubles4 __attribute__((vector_size(32)));
 
 // counts[r] += high[r] - low[r]
 SQLMORPH_WIDE_VECTORS void add_difference(std::uint16_t* __restrict counts,
@@ -61,19 +68,47 @@ SQLMORPH_WIDE_VECTORS void add_difference(std::uint16_t* __restrict counts,
   for (; r < n; ++r) counts[r] = static_cast<std::uint16_t>(counts[r] + (high[r] - low[r]));
 }
 
-// sums[r] += v * (high[r] - low[r])
-SQLMORPH_WIDE_VECTORS void add_weighted_difference(double* __restrict sums, double v,
-                                                   const std::uint16_t* __restrict high,
-                                                   const std::uint16_t* __restrict low, std::size_t n) {
+// sums[r] += v * (high[r] - low[r]), 8 at a time. With AVX2, in intrinsics: GCC's vector
+// extensions took twice the instructions to turn 16-bit counts into doubles.
+#if SQLMORPH_HAS_AVX2_PATH
+SQLMORPH_AVX2 void add_weighted_difference_avx2(double* __restrict sums, double v,
+                                                const std::uint16_t* __restrict high,
+                                                const std::uint16_t* __restrict low, std::size_t n) {
+  const __m256d weight = _mm256_set1_pd(v);
+  std::size_t r = 0;
+  for (; r + 8 <= n; r += 8) {
+    // (high >= low: the rows are cumulative, so the 16-bit difference is the count)
+    const __m128i difference = _mm_sub_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(high + r)),
+                                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(low + r)));
+    const __m256i wide = _mm256_cvtepu16_epi32(difference);
+    const __m256d first = _mm256_cvtepi32_pd(_mm256_castsi256_si128(wide));
+    const __m256d second = _mm256_cvtepi32_pd(_mm256_extracti128_si256(wide, 1));
+    _mm256_storeu_pd(sums + r, _mm256_add_pd(_mm256_loadu_pd(sums + r), _mm256_mul_pd(weight, first)));
+    _mm256_storeu_pd(sums + r + 4,
+                     _mm256_add_pd(_mm256_loadu_pd(sums + r + 4), _mm256_mul_pd(weight, second)));
+  }
+  for (; r < n; ++r) sums[r] += v * static_cast<double>(high[r] - low[r]);
+}
+#endif
+
+void add_weighted_difference(double* __restrict sums, double v, const std::uint16_t* __restrict high,
+                             const std::uint16_t* __restrict low, std::size_t n) {
+#if SQLMORPH_HAS_AVX2_PATH
+  if (processor_has_avx2()) return add_weighted_difference_avx2(sums, v, high, low, n);
+#endif
   std::size_t r = 0;
   counts8 h, l;
-  doubles8 sum;
+  doubles4 sum0, sum1;
   for (; r + 8 <= n; r += 8) {
     load_vector(h, high + r);
     load_vector(l, low + r);
-    load_vector(sum, sums + r);
+    load_vector(sum0, sums + r);
+    load_vector(sum1, sums + r + 4);
     const ints8 difference = __builtin_convertvector(h, ints8) - __builtin_convertvector(l, ints8);
-    store_vector(sums + r, sum + v * __builtin_convertvector(difference, doubles8));
+    const ints4 first = __builtin_shufflevector(difference, difference, 0, 1, 2, 3);
+    const ints4 second = __builtin_shufflevector(difference, difference, 4, 5, 6, 7);
+    store_vector(sums + r, sum0 + v * __builtin_convertvector(first, doubles4));
+    store_vector(sums + r + 4, sum1 + v * __builtin_convertvector(second, doubles4));
   }
   for (; r < n; ++r) sums[r] += v * static_cast<double>(high[r] - low[r]);
 }
@@ -114,22 +149,30 @@ double mean_of(std::span<const double> values) {
   return values.empty() ? 0 : sum / static_cast<double>(values.size());
 }
 
-// The smallest and the largest of `values` (not empty), NaN aside, 8 values at a time.
+// The smallest and the largest of `values` (not empty), NaN aside, 8 values at a time in two
+// vectors of 4 (one of 8 made GCC keep its lanes on the stack: 6 times slower).
 SQLMORPH_WIDE_VECTORS std::pair<double, double> smallest_and_largest(std::span<const double> values) {
-  doubles8 low, high, v;
-  low = values[0] - doubles8{};  // every lane values[0]
-  high = low;
+  doubles4 low0, high0, low1, high1, v0, v1;
+  low0 = values[0] - doubles4{};  // every lane values[0]
+  high0 = low0;
+  low1 = low0;
+  high1 = low0;
   std::size_t i = 0;
   for (; i + 8 <= values.size(); i += 8) {
-    load_vector(v, values.data() + i);
-    low = v < low ? v : low;
-    high = v > high ? v : high;
+    load_vector(v0, values.data() + i);
+    load_vector(v1, values.data() + i + 4);
+    low0 = v0 < low0 ? v0 : low0;
+    high0 = v0 > high0 ? v0 : high0;
+    low1 = v1 < low1 ? v1 : low1;
+    high1 = v1 > high1 ? v1 : high1;
   }
   double lowest = values[0];
   double highest = values[0];
-  for (std::size_t k = 0; k < 8; ++k) {
-    lowest = low[k] < lowest ? low[k] : lowest;
-    highest = high[k] > highest ? high[k] : highest;
+  for (std::size_t k = 0; k < 4; ++k) {
+    lowest = low0[k] < lowest ? low0[k] : lowest;
+    lowest = low1[k] < lowest ? low1[k] : lowest;
+    highest = high0[k] > highest ? high0[k] : highest;
+    highest = high1[k] > highest ? high1[k] : highest;
   }
   for (; i < values.size(); ++i) {
     lowest = values[i] < lowest ? values[i] : lowest;
@@ -361,6 +404,44 @@ void resample_plan::made_in_order(std::size_t n, std::uint16_t* rows) const {
     fill_block(draws, n, first, std::min(block_width, resamples_ - first), local, rows, row_stride());
 }
 
+std::vector<resample_plan::sum_step> resample_plan::sum_steps(std::span<const double> values) {
+  // Σ_i count(r, i) · value_i, index by index (a zero value adds nothing): the same sums as adding
+  // the drawn values one by one, up to rounding. A run of values 1 (EX, and most other scores) adds
+  // the draws of its indexes, exactly, in integers: one difference of cumulative rows.
+  std::vector<sum_step> steps;
+  const std::size_t n = values.size();
+  for (std::size_t i = 0; i < n;) {
+    const double v = values[i];
+    if (v == 0) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i + 1;
+    if (v == 1) {
+      while (end < n && values[end] == 1) ++end;
+    }
+    steps.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(end), v});
+    i = end;
+  }
+  return steps;
+}
+
+void resample_plan::add_sums(std::span<const sum_step> steps, const std::uint16_t* rows, std::size_t first,
+                             std::size_t last, double* sums, std::uint16_t* ones) const {
+  const std::size_t stride = row_stride();
+  const std::size_t width = last - first;
+  std::fill_n(ones, width, std::uint16_t{0});
+  for (const sum_step& step : steps) {
+    const std::uint16_t* high = rows + step.to * stride + first;
+    const std::uint16_t* low = rows + step.from * stride + first;
+    if (step.value == 1)
+      add_difference(ones, high, low, width);
+    else
+      add_weighted_difference(sums + first, step.value, high, low, width);
+  }
+  for (std::size_t r = 0; r < width; ++r) sums[first + r] += static_cast<double>(ones[r]);
+}
+
 std::vector<double> resample_plan::resampled_sums(std::span<const double> values) {
   const std::size_t n = values.size();
   const std::size_t resamples = resamples_;
@@ -373,62 +454,64 @@ std::vector<double> resample_plan::resampled_sums(std::span<const double> values
     }
     return sums;
   }
-  // Σ_i count(r, i) · value_i, index by index (a zero value adds nothing): the same sums as adding
-  // the drawn values one by one, up to rounding. A run of values 1 (EX, and most other scores) adds
-  // the draws of its indexes, exactly, in integers: one difference of cumulative rows.
-  const std::size_t stride = row_stride();
-  std::vector<std::uint16_t> ones(resamples, 0);
-  for (std::size_t i = 0; i < n;) {
-    const double v = values[i];
-    if (v == 0) {
-      ++i;
-      continue;
-    }
-    if (v == 1) {
-      std::size_t end = i + 1;
-      while (end < n && values[end] == 1) ++end;
-      add_difference(ones.data(), rows + end * stride, rows + i * stride, resamples);
-      i = end;
-      continue;
-    }
-    add_weighted_difference(sums.data(), v, rows + (i + 1) * stride, rows + i * stride, resamples);
-    ++i;
-  }
-  for (std::size_t r = 0; r < resamples; ++r) sums[r] += static_cast<double>(ones[r]);
+  std::vector<std::uint16_t> ones(resamples);
+  add_sums(sum_steps(values), rows, 0, resamples, sums.data(), ones.data());
   return sums;
 }
 
 namespace {
 
-// percentile() of the means count / n of integer counts in [0, n], by counting them: the same
-// order statistics, so the same interval, without sorting.
-double count_percentile(const std::vector<std::size_t>& histogram, std::size_t total, std::size_t n,
-                        double q) {
-  const double position = q * static_cast<double>(total - 1);
-  const auto below = static_cast<std::size_t>(std::floor(position));
-  const std::size_t above = std::min(below + 1, total - 1);
-  const double fraction = position - static_cast<double>(below);
-  // The k-th smallest count (from 0).
-  const auto order_statistic = [&](std::size_t k) {
-    std::size_t seen = 0;
-    for (std::size_t c = 0; c < histogram.size(); ++c) {
-      seen += histogram[c];
-      if (seen > k) return c;
-    }
-    return histogram.size() - 1;
+// The percentiles at q_low <= q_high of the means count / n of integer counts in [0, n], read off
+// their histogram in one pass: the same order statistics as sorting, so the same interval.
+std::pair<double, double> count_percentiles(const std::vector<std::size_t>& histogram, std::size_t total,
+                                            std::size_t n, double q_low, double q_high) {
+  struct position {
+    std::size_t below;
+    std::size_t above;
+    double fraction;
   };
-  const double low = static_cast<double>(order_statistic(below)) / static_cast<double>(n);
-  const double high =
-      above == below ? low : static_cast<double>(order_statistic(above)) / static_cast<double>(n);
-  return low + fraction * (high - low);
+  const auto at = [&](double q) {
+    const double p = q * static_cast<double>(total - 1);
+    const auto below = static_cast<std::size_t>(std::floor(p));
+    return position{below, std::min(below + 1, total - 1), p - static_cast<double>(below)};
+  };
+  const position low = at(q_low);
+  const position high = at(q_high);
+  // The k-th smallest count (from 0) of each rank, in one pass, ranks taken in ascending order
+  // (with few resamples, low.above may be above high.below).
+  const std::size_t ranks[4] = {low.below, low.above, high.below, high.above};
+  std::size_t order[4] = {0, 1, 2, 3};
+  std::sort(std::begin(order), std::end(order),
+            [&](std::size_t a, std::size_t b) { return ranks[a] < ranks[b]; });
+  std::size_t counts[4];
+  std::fill(std::begin(counts), std::end(counts), histogram.size() - 1);
+  std::size_t next = 0;
+  std::size_t seen = 0;
+  for (std::size_t c = 0; c < histogram.size() && next < 4; ++c) {
+    seen += histogram[c];
+    while (next < 4 && seen > ranks[order[next]]) counts[order[next++]] = c;
+  }
+  const auto interpolated = [&](const position& p, std::size_t below, std::size_t above) {
+    const double b = static_cast<double>(below) / static_cast<double>(n);
+    const double a = p.above == p.below ? b : static_cast<double>(above) / static_cast<double>(n);
+    return b + p.fraction * (a - b);
+  };
+  return {interpolated(low, counts[0], counts[1]), interpolated(high, counts[2], counts[3])};
 }
 
 }  // namespace
 
+resample_plan::values_key resample_plan::key_of(std::span<const double> values) {
+  return core::content_hash_128(
+      std::string_view(reinterpret_cast<const char*>(values.data()), values.size_bytes()));
+}
+
 interval resample_plan::mean_interval(std::span<const double> values) {
   if (values.empty()) return interval{};
-  const std::string_view bytes(reinterpret_cast<const char*>(values.data()), values.size_bytes());
-  const std::pair<std::uint64_t, std::uint64_t> key = core::content_hash_128(bytes);
+  return interval_of_key(key_of(values), values);
+}
+
+interval resample_plan::interval_of_key(const values_key& key, std::span<const double> values) {
   {
     std::shared_lock lock(intervals_mutex_);
     const auto it = intervals_.find(key);
@@ -440,21 +523,84 @@ interval resample_plan::mean_interval(std::span<const double> values) {
   return result;
 }
 
+std::vector<interval> resample_plan::compute_intervals(std::span<const std::vector<double>> sets,
+                                                       unsigned threads) {
+  // The sets not computed yet, each once, by size.
+  struct pending {
+    const std::vector<double>* values;
+    values_key key;
+  };
+  std::vector<values_key> keys(sets.size());
+  core::parallel_for(sets.size(), threads, [&](std::size_t k) { keys[k] = key_of(sets[k]); });
+  std::map<std::size_t, std::vector<pending>> by_size;
+  if (resamples_ > 0) {  // (without resamples, mean_interval is as quick)
+    std::unordered_set<values_key, values_key_hash> seen;
+    std::shared_lock lock(intervals_mutex_);
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      const std::vector<double>& values = sets[k];
+      if (values.empty() || values.size() > max_counted_size) continue;
+      if (intervals_.count(keys[k]) > 0 || !seen.insert(keys[k]).second) continue;
+      by_size[values.size()].push_back({&values, keys[k]});
+    }
+  }
+  // Batches of sets of one size, each on one thread: a block of resamples at a time, every set of
+  // the batch reads the block's rows while they are in the cache.
+  constexpr std::size_t sets_per_batch = 16;
+  constexpr std::size_t block = 4 * line_counts;  // resamples: 256 bytes of each row
+  std::vector<std::span<const pending>> batches;
+  for (const auto& [size, list] : by_size) {
+    for (std::size_t at = 0; at < list.size(); at += sets_per_batch)
+      batches.emplace_back(list.data() + at, std::min(sets_per_batch, list.size() - at));
+  }
+  core::parallel_for(batches.size(), threads, [&](std::size_t b) {
+    const std::span<const pending> batch = batches[b];
+    const std::uint16_t* rows = cumulative_counts(batch.front().values->size());
+    std::vector<std::vector<sum_step>> steps;
+    std::vector<std::vector<double>> sums;
+    for (const pending& p : batch) {
+      steps.push_back(sum_steps(*p.values));
+      sums.emplace_back(resamples_, 0.0);
+    }
+    std::vector<std::uint16_t> ones(block);
+    for (std::size_t first = 0; first < resamples_; first += block) {
+      const std::size_t last = std::min(resamples_, first + block);
+      for (std::size_t k = 0; k < batch.size(); ++k)
+        add_sums(steps[k], rows, first, last, sums[k].data(), ones.data());
+    }
+    std::vector<interval> results;
+    for (std::size_t k = 0; k < batch.size(); ++k)
+      results.push_back(interval_of_sums(*batch[k].values, sums[k]));
+    std::unique_lock lock(intervals_mutex_);
+    for (std::size_t k = 0; k < batch.size(); ++k) intervals_.emplace(batch[k].key, results[k]);
+  });
+  // Every set's, the ones just computed among them (and the rest one at a time: sets larger than
+  // the plan keeps counts for).
+  std::vector<interval> out(sets.size());
+  core::parallel_for(sets.size(), threads, [&](std::size_t k) {
+    if (!sets[k].empty()) out[k] = interval_of_key(keys[k], sets[k]);
+  });
+  return out;
+}
+
 interval resample_plan::computed_interval(std::span<const double> values) {
-  interval result;
-  result.mean = mean_of(values);
   if (resamples_ == 0) {
-    result.low = result.high = result.mean;
-    return result;
+    const double mean = mean_of(values);
+    return {mean, mean, mean};
   }
   std::vector<double> sums = resampled_sums(values);
+  return interval_of_sums(values, sums);
+}
+
+interval resample_plan::interval_of_sums(std::span<const double> values, std::vector<double>& sums) {
+  interval result;
+  result.mean = mean_of(values);
   // Values all 0 or 1 (EX, and most scores): each resampled sum is an exact integer count in
   // [0, n], and the percentiles are read off their histogram instead of sorting.
   if (std::all_of(values.begin(), values.end(), [](double v) { return v == 0 || v == 1; })) {
     std::vector<std::size_t> histogram(values.size() + 1, 0);
     for (const double c : sums) ++histogram[static_cast<std::size_t>(c)];
-    result.low = count_percentile(histogram, sums.size(), values.size(), 0.025);
-    result.high = count_percentile(histogram, sums.size(), values.size(), 0.975);
+    std::tie(result.low, result.high) =
+        count_percentiles(histogram, sums.size(), values.size(), 0.025, 0.975);
     return result;
   }
   // The means are the sums over n: the percentiles divide only the order statistics they use.

@@ -117,9 +117,32 @@ class resample_plan {
   /// The resampled sums of `values`, resample by resample: what the intervals and p-values are
   /// read from.
   std::vector<double> resampled_sums(std::span<const double> values);
+  /// mean_interval() of each of many sets of values ({0, 0, 0} for an empty one), on `threads`
+  /// threads (0: one per hardware thread), kept as mean_interval() keeps its own. The same
+  /// numbers, bit for bit, made faster: the sets of one size are resampled together, a block of
+  /// resamples at a time, so that every set of a batch reads the block's cumulative counts while
+  /// they are in the processor's cache (one set at a time reads them all from memory: about a
+  /// row of 2 KB per run of values, from a size's table of up to 40 MB).
+  std::vector<interval> compute_intervals(std::span<const std::vector<double>> sets, unsigned threads = 0);
 
  private:
   interval computed_interval(std::span<const double> values);
+  // The interval of `values` from their resampled sums (reordered).
+  static interval interval_of_sums(std::span<const double> values, std::vector<double>& sums);
+  // A resampled sum as steps over the cumulative rows, in index order: a run of values 1 [from,
+  // to) adds its draws, counted in integers; any other value v (from + 1 == to) adds v times its
+  // draws. Zeros add nothing.
+  struct sum_step {
+    std::uint32_t from;
+    std::uint32_t to;
+    double value;
+  };
+  static std::vector<sum_step> sum_steps(std::span<const double> values);
+  // Resamples [first, last) of the sums of `steps` added to sums[first, last); `ones` holds
+  // last - first counts (scratch). Each resample's sum is made by the same operations whatever
+  // the block, so the same bits.
+  void add_sums(std::span<const sum_step> steps, const std::uint16_t* rows, std::size_t first,
+                std::size_t last, double* sums, std::uint16_t* ones) const;
   // (n + 1) rows of resamples() counts, each row_stride() apart: row i, column r = how many of
   // resample r's draws were below index i. (Counts fit 16 bits: no count exceeds
   // max_counted_size.) Null when n > max_counted_size.
@@ -144,13 +167,15 @@ class resample_plan {
   // The intervals already computed, by the XXH3-128 of the values' bytes: a summary asks for
   // the same values many times (the four metrics of a verdict technique, the two variants of a
   // technique that does not depend on penalize_extra_pred_cols).
+  using values_key = std::pair<std::uint64_t, std::uint64_t>;
+  static values_key key_of(std::span<const double> values);
+  // The interval of `values` whose key is `key`: kept, or computed and kept.
+  interval interval_of_key(const values_key& key, std::span<const double> values);
   struct values_key_hash {
-    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
-      return static_cast<std::size_t>(k.first);
-    }
+    std::size_t operator()(const values_key& k) const noexcept { return static_cast<std::size_t>(k.first); }
   };
   std::shared_mutex intervals_mutex_;
-  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, interval, values_key_hash> intervals_;
+  std::unordered_map<values_key, interval, values_key_hash> intervals_;
   // The counts of one size, made a line of resamples at a time by every thread that needs them:
   // resample r's draws start r * n draws into the stream (no draw rejected before them), so the
   // lines are independent, and each is written by one thread. If a line met a rejected draw, the

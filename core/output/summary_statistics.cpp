@@ -1,11 +1,13 @@
 #include "output/summary_statistics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <vector>
 
+#include "eval/sql_features.hpp"
 #include "output/json_object.hpp"
 #include "parallel_for.hpp"
 
@@ -90,23 +92,63 @@ nlohmann::ordered_json interval_of(std::span<const double> values, output::resam
 
 }  // namespace
 
-nlohmann::ordered_json metric_intervals(const group& g, output::resample_plan& plan) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  for (int m = 0; m < 4; ++m) out[metric_names[m]] = interval_of(g.values_of(m), plan);
+std::array<std::vector<double>, 4> slice_values(const group& g, std::size_t feature, bool present) {
+  std::array<std::vector<double>, 4> values;  // the four metrics' in one pass over the entries
+  for (const group::entry& e : g.entries) {
+    if (((e.features >> feature) & 1u) != (present ? 1u : 0u)) continue;
+    for (std::size_t m = 0; m < 4; ++m) {
+      if (!std::isnan(e.metric[m])) values[m].push_back(e.metric[m]);
+    }
+  }
+  return values;
+}
+
+std::vector<group_intervals> group_intervals_of(std::span<const group> groups, bool slices,
+                                                output::resample_plan& plan, unsigned threads) {
+  std::vector<group_intervals> out(groups.size());
+  // Each group's values are gathered on the threads into slots of their own; a set without values
+  // has no interval.
+  std::vector<std::vector<double>> sets(groups.size() * 4);
+  const auto put = [&](std::size_t first, group_intervals::of_metrics& into,
+                       const std::vector<output::interval>& got) {
+    for (std::size_t m = 0; m < 4; ++m) {
+      if (!sets[first + m].empty()) into[m] = got[first + m];
+    }
+  };
+  parallel_for(groups.size(), threads, [&](std::size_t k) {
+    for (int m = 0; m < 4; ++m) sets[k * 4 + static_cast<std::size_t>(m)] = groups[k].values_of(m);
+  });
+  const std::vector<output::interval> metrics = plan.compute_intervals(sets, threads);
+  for (std::size_t k = 0; k < groups.size(); ++k) put(k * 4, out[k].metrics, metrics);
+  if (!slices) return out;
+  // A feature at a time (the values of all groups' slices at once would be hundreds of MB).
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    if (!groups[k].mask_slices.empty()) out[k].slices.resize(2 * feature_names.size());
+  }
+  for (std::size_t feature = 0; feature < feature_names.size(); ++feature) {
+    sets.assign(groups.size() * 8, {});
+    parallel_for(groups.size(), threads, [&](std::size_t k) {
+      if (groups[k].mask_slices.empty()) return;  // (no facts: no slices)
+      for (const bool present : {false, true}) {
+        std::array<std::vector<double>, 4> values = slice_values(groups[k], feature, present);
+        for (std::size_t m = 0; m < 4; ++m) sets[k * 8 + (present ? 4 : 0) + m] = std::move(values[m]);
+      }
+    });
+    const std::vector<output::interval> sliced = plan.compute_intervals(sets, threads);
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+      if (out[k].slices.empty()) continue;
+      put(k * 8, out[k].slices[2 * feature], sliced);
+      put(k * 8 + 4, out[k].slices[2 * feature + 1], sliced);
+    }
+  }
   return out;
 }
 
-nlohmann::ordered_json slice_intervals(const group& g, std::size_t feature, bool present,
-                                       output::resample_plan& plan) {
+nlohmann::ordered_json intervals_json(const group_intervals::of_metrics& intervals) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  std::vector<double> values;
   for (std::size_t m = 0; m < 4; ++m) {
-    values.clear();
-    for (const group::entry& e : g.entries) {
-      if (!std::isnan(e.metric[m]) && ((e.features >> feature) & 1u) == (present ? 1u : 0u))
-        values.push_back(e.metric[m]);
-    }
-    out[metric_names[m]] = interval_of(values, plan);
+    out[metric_names[m]] = intervals[m] ? nlohmann::ordered_json{intervals[m]->low, intervals[m]->high}
+                                        : nlohmann::ordered_json();
   }
   return out;
 }

@@ -5,8 +5,11 @@
 // McNemar's exact test on EX and a paired bootstrap test on F1. Every resampling is seeded (statistics.hpp):
 // a run's numbers are reproducible.
 
+#include <array>
 #include <cstddef>
+#include <optional>
 #include <span>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,13 +22,25 @@ namespace sqlmorph::core {
 /// ranking of the technique's headline mean (the pairs a leaderboard reader asks about).
 inline constexpr std::size_t all_pairs_up_to = 16;
 
-/// {"EX": [low, high], "EXP": ..., "EXR": ..., "F1": ...} for the metrics the group has (null
-/// where it has none).
-nlohmann::ordered_json metric_intervals(const run_summary::group& g, output::resample_plan& plan);
-/// The same for the feature slice of `g` whose gold queries have (`present`) or lack feature
-/// number `feature` (records added with facts).
-nlohmann::ordered_json slice_intervals(const run_summary::group& g, std::size_t feature, bool present,
-                                       output::resample_plan& plan);
+/// A group's intervals: per metric (EX, EXP, EXR, F1), and for a group with feature slices
+/// (records added with facts), per slice (2·feature + 1 when the gold query has the feature, 2·feature
+/// when it lacks it) per metric. None where there are no values.
+struct group_intervals {
+  using of_metrics = std::array<std::optional<output::interval>, 4>;
+  of_metrics metrics;
+  std::vector<of_metrics> slices;
+};
+/// The intervals of `groups`, and with `slices` of their feature slices, on `threads` threads:
+/// computed in batches of one sample size (resample_plan::compute_intervals), a feature at a time.
+std::vector<group_intervals> group_intervals_of(std::span<const run_summary::group> groups, bool slices,
+                                                output::resample_plan& plan, unsigned threads);
+/// {"EX": [low, high], "EXP": ..., "EXR": ..., "F1": ...}, null where there is none.
+nlohmann::ordered_json intervals_json(const group_intervals::of_metrics& intervals);
+/// The values of a feature slice: per metric (EX, EXP, EXR, F1), the non-null values of the
+/// records of `g` whose gold query has (`present`) or lacks feature number `feature`, in record
+/// order.
+std::array<std::vector<double>, 4> slice_values(const run_summary::group& g, std::size_t feature,
+                                                bool present);
 /// [low, high] of the mean of `values`, null when there are none.
 nlohmann::ordered_json interval_json(std::span<const float> values, output::resample_plan& plan);
 

@@ -376,3 +376,57 @@ TEST_CASE("bootstrap percentiles are exactly those of the sorted resampled means
     }
   }
 }
+
+TEST_CASE("verdicts' intervals equal the slow reference for any number of resamples") {
+  // Few resamples put both percentiles on the same or neighbouring counts (their ranks out of order).
+  std::vector<double> verdicts;
+  for (std::size_t i = 0; i < 120; ++i) verdicts.push_back((i * 7919 + i / 3) % 5 < 3 ? 1.0 : 0.0);
+  for (const std::size_t resamples : std::vector<std::size_t>{1, 2, 3, 4, 5, 40, 41, 999}) {
+    INFO(resamples);
+    const interval counted = resample_plan(resamples, 8).mean_interval(verdicts);
+    const interval slow = reference_interval(verdicts, resamples, 8);
+    CHECK(counted.low == slow.low);
+    CHECK(counted.high == slow.high);
+  }
+}
+
+TEST_CASE("intervals computed ahead in batches are those computed one at a time, bit for bit") {
+  // Sets of a few sizes (many of one size, as a summary has), verdicts and scores, repeated sets,
+  // empty sets and a set larger than the plan keeps counts for.
+  std::vector<std::vector<double>> sets;
+  for (std::size_t k = 0; k < 70; ++k) {
+    const std::size_t n = k % 3 == 0 ? 1034 : (k % 3 == 1 ? 37 : 300 + k);
+    std::vector<double> values;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t h = (i * 2654435761u + k * 40503u) % 97;
+      values.push_back(k % 2 == 0 ? (h < 60 ? 1.0 : 0.0) : (h < 40 ? 1.0 : (h < 70 ? 0.0 : h / 97.0)));
+    }
+    sets.push_back(values);
+  }
+  sets.push_back(sets[5]);
+  sets.emplace_back();
+  sets.emplace_back(resample_plan::max_counted_size + 3, 1.0);
+  sets.back()[17] = 0.25;
+  for (const std::size_t resamples : std::vector<std::size_t>{1, 7, 130, 1000}) {
+    INFO(resamples);
+    resample_plan ahead(resamples, 21);
+    ahead.compute_intervals(sets, 2);
+    resample_plan one_at_a_time(resamples, 21);
+    for (const auto& values : sets) {
+      const interval a = ahead.mean_interval(values);
+      const interval b = one_at_a_time.mean_interval(values);
+      CHECK(a.mean == b.mean);
+      CHECK(a.low == b.low);
+      CHECK(a.high == b.high);
+    }
+  }
+  // And those of the slow reference.
+  resample_plan ahead(1000, 21);
+  ahead.compute_intervals(sets, 0);
+  for (const std::size_t k : {0, 1, 2, 3}) {
+    const interval a = ahead.mean_interval(sets[k]);
+    const interval slow = reference_interval(sets[k], 1000, 21);
+    CHECK(a.low == doctest::Approx(slow.low).epsilon(1e-12));
+    CHECK(a.high == doctest::Approx(slow.high).epsilon(1e-12));
+  }
+}
