@@ -27,7 +27,8 @@ std::string format_metric(const std::optional<double>& m) {
 }
 
 nlohmann::ordered_json group_json(const run_summary::group& g, const char* breakdown_key,
-                                  const std::string& breakdown, const group_intervals& intervals) {
+                                  const std::string& breakdown,
+                                  const group_intervals::of_metrics& intervals) {
   nlohmann::ordered_json t = json_object_with_room(16);
   t["system"] = g.system.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.system);
   t["technique"] = g.technique;
@@ -43,7 +44,7 @@ nlohmann::ordered_json group_json(const run_summary::group& g, const char* break
     t[metric_names[m]] = mean ? nlohmann::ordered_json(*mean) : nlohmann::ordered_json(nullptr);
   }
   if (const auto ves = g.r_ves()) t["R-VES"] = *ves;
-  t["interval"] = intervals_json(intervals.metrics);
+  t["interval"] = intervals_json(intervals);
   t["statuses"] = nlohmann::ordered_json::object();
   for (const auto& [status, n] : g.statuses()) t["statuses"][status] = n;
   return t;
@@ -380,7 +381,7 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
       counts.right += *r.scores.ex >= 1.0;
     }
   }
-  // The breakdown groups keep no entries of their own (with_entries).
+  // The breakdown groups keep no entries of their own (breakdown_values).
   const auto top_index = static_cast<std::uint32_t>(found[0] - groups_.items.data());
   group& d = *found[1];
   if (d.count == 0)
@@ -391,14 +392,34 @@ void run_summary::add(const record& r, const example_facts* facts, std::size_t s
   b.add(r, false);
 }
 
-run_summary::group run_summary::with_entries(const group& g, bool database) const {
-  group out = g;
-  if (g.top >= groups_.items.size()) return out;
-  out.entries.reserve(g.count);
-  for (const group::entry& e : groups_.items[g.top].entries) {
-    if ((database ? e.database : e.difficulty) == g.breakdown_number) out.entries.push_back(e);
+std::vector<std::vector<double>> run_summary::breakdown_values(const std::vector<const group*>& of,
+                                                               bool database, unsigned threads) const {
+  // Where each top-level group's records of a difficulty or database go: the breakdown group's
+  // position in `of`, by the difficulty's or database's number.
+  constexpr std::uint32_t none = no_group;
+  std::vector<std::vector<std::uint32_t>> position(groups_.items.size());
+  for (std::size_t i = 0; i < of.size(); ++i) {
+    if (of[i]->top >= groups_.items.size()) continue;
+    std::vector<std::uint32_t>& of_top = position[of[i]->top];
+    if (of_top.size() <= of[i]->breakdown_number) of_top.resize(of[i]->breakdown_number + 1, none);
+    of_top[of[i]->breakdown_number] = static_cast<std::uint32_t>(i);
   }
-  return out;
+  // One pass over each top-level group's entries, on the threads: a breakdown group has one
+  // top-level group, so each set is written by one thread, in record order.
+  std::vector<std::vector<double>> sets(4 * of.size());
+  parallel_for(groups_.items.size(), threads, [&](std::size_t t) {
+    const std::vector<std::uint32_t>& of_top = position[t];
+    if (of_top.empty()) return;
+    for (const group::entry& e : groups_.items[t].entries) {
+      const std::uint32_t number = database ? e.database : e.difficulty;
+      if (number >= of_top.size() || of_top[number] == none) continue;
+      std::vector<double>* values = &sets[4 * static_cast<std::size_t>(of_top[number])];
+      for (std::size_t m = 0; m < 4; ++m) {
+        if (!std::isnan(e.metric[m])) values[m].push_back(e.metric[m]);
+      }
+    }
+  });
+  return sets;
 }
 
 std::array<run_summary::group*, 3> run_summary::groups_of_(const record& r, const example_ids& ids,
@@ -504,24 +525,13 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
   // Every group's intervals first, in batches of groups of one sample size
   // (group_intervals_of); then each group's entries, made in parallel into their own slots.
   const std::vector<group_intervals> top_intervals = group_intervals_of(groups_.items, sliced, plan, threads);
-  // A breakdown group's values are its top-level group's entries of its difficulty or database
-  // (with_entries): copied a thousand groups at a time (all at once would double the summary's
-  // memory).
-  const auto breakdown_intervals = [&](const std::vector<const group*>& of, bool database) {
-    constexpr std::size_t at_once = 1024;
-    std::vector<group_intervals> out;
-    for (std::size_t at = 0; at < of.size(); at += at_once) {
-      std::vector<group> copies(std::min(at_once, of.size() - at));
-      parallel_for(copies.size(), threads,
-                   [&](std::size_t k) { copies[k] = with_entries(*of[at + k], database); });
-      for (group_intervals& i : group_intervals_of(copies, false, plan, threads)) out.push_back(std::move(i));
-    }
-    return out;
-  };
+  // A breakdown group's values are its top-level group's of its difficulty or database.
   std::vector<const group*> by_database;
   for (const group& g : by_database_.items) by_database.push_back(&g);
-  const std::vector<group_intervals> difficulty_intervals = breakdown_intervals(by_difficulty, false);
-  const std::vector<group_intervals> database_intervals = breakdown_intervals(by_database, true);
+  const std::vector<group_intervals::of_metrics> difficulty_intervals =
+      metric_intervals_of(breakdown_values(by_difficulty, false, threads), plan, threads);
+  const std::vector<group_intervals::of_metrics> database_intervals =
+      metric_intervals_of(breakdown_values(by_database, true, threads), plan, threads);
   const std::size_t n_groups = groups_.items.size();
   const std::size_t n_difficulty = by_difficulty.size();
   const std::size_t n_database = by_database_.items.size();
@@ -531,7 +541,7 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
                                             (sliced ? 2 * n_groups : 0));
   parallel_for(slots.size(), threads, [&](std::size_t k) {
     if (k < n_groups) {
-      slots[k] = group_json(groups_.items[k], nullptr, "", top_intervals[k]);
+      slots[k] = group_json(groups_.items[k], nullptr, "", top_intervals[k].metrics);
       return;
     }
     k -= n_groups;

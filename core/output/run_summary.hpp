@@ -62,7 +62,7 @@ class run_summary {
     /// record's values are kept together (one append per record and group, not one per metric
     /// and list: the writer's tally touches a few places per record). Top-level groups only: a
     /// by_difficulty or by_database group's entries are those of its top-level group with its
-    /// difficulty or database (run_summary::with_entries).
+    /// difficulty or database (run_summary::breakdown_values).
     struct entry {
       float metric[4];  ///< EX, EXP, EXR, F1; NaN: null
       /// Top-level groups (groups()) of records added with facts: the gold query's feature mask
@@ -279,9 +279,11 @@ class run_summary {
   indexed groups_;
   indexed by_difficulty_;
   indexed by_database_;
-  /// A by_difficulty (`database` false) or by_database group with its entries: those of its
-  /// top-level group whose difficulty or database is the group's, in record order.
-  group with_entries(const group& g, bool database) const;
+  /// The values of by_difficulty (`database` false) or by_database groups `of`: those of their
+  /// top-level groups' entries of their difficulty or database, in record order, per metric
+  /// (group i, metric m: set 4·i + m; EX, EXP, EXR, F1, nulls left out). On `threads` threads.
+  std::vector<std::vector<double>> breakdown_values(const std::vector<const group*>& of, bool database,
+                                                    unsigned threads) const;
 };
 
 /// "name", or "name (penalize)" / "name (no penalize)" for the two variants of a cell technique.

@@ -525,60 +525,70 @@ interval resample_plan::interval_of_key(const values_key& key, std::span<const d
 
 std::vector<interval> resample_plan::compute_intervals(std::span<const std::vector<double>> sets,
                                                        unsigned threads) {
-  // The sets not computed yet, each once, by size.
-  struct pending {
-    const std::vector<double>* values;
-    values_key key;
-  };
+  std::vector<interval> out(sets.size());
   std::vector<values_key> keys(sets.size());
   core::parallel_for(sets.size(), threads, [&](std::size_t k) { keys[k] = key_of(sets[k]); });
-  std::map<std::size_t, std::vector<pending>> by_size;
-  if (resamples_ > 0) {  // (without resamples, mean_interval is as quick)
-    std::unordered_set<values_key, values_key_hash> seen;
+  // The sets whose intervals are kept already get them now; the others are computed each once
+  // (by size, below), or one at a time when larger than the plan keeps counts for. A set equal to
+  // an earlier one gets its interval at the end. (One lock for all: threads taking it set by set
+  // passed its cache line back and forth.)
+  std::map<std::size_t, std::vector<std::size_t>> by_size;
+  std::vector<std::size_t> alone;
+  std::vector<std::pair<std::size_t, std::size_t>> repeated;  // (set, the earlier set equal to it)
+  {
+    std::unordered_map<values_key, std::size_t, values_key_hash> first;
     std::shared_lock lock(intervals_mutex_);
     for (std::size_t k = 0; k < sets.size(); ++k) {
-      const std::vector<double>& values = sets[k];
-      if (values.empty() || values.size() > max_counted_size) continue;
-      if (intervals_.count(keys[k]) > 0 || !seen.insert(keys[k]).second) continue;
-      by_size[values.size()].push_back({&values, keys[k]});
+      if (sets[k].empty()) continue;
+      if (const auto kept = intervals_.find(keys[k]); kept != intervals_.end()) {
+        out[k] = kept->second;
+        continue;
+      }
+      const auto [earlier, added] = first.try_emplace(keys[k], k);
+      if (!added)
+        repeated.emplace_back(k, earlier->second);
+      else if (resamples_ == 0 || sets[k].size() > max_counted_size)
+        alone.push_back(k);
+      else
+        by_size[sets[k].size()].push_back(k);
     }
   }
   // Batches of sets of one size, each on one thread: a block of resamples at a time, every set of
-  // the batch reads the block's rows while they are in the cache.
+  // the batch reads the block's rows while they are in the cache. The largest sizes first: the
+  // batches left when a thread runs out of work are the quickest.
   constexpr std::size_t sets_per_batch = 16;
   constexpr std::size_t block = 4 * line_counts;  // resamples: 256 bytes of each row
-  std::vector<std::span<const pending>> batches;
-  for (const auto& [size, list] : by_size) {
+  std::vector<std::span<const std::size_t>> batches;
+  for (auto it = by_size.rbegin(); it != by_size.rend(); ++it) {
+    const std::vector<std::size_t>& list = it->second;
     for (std::size_t at = 0; at < list.size(); at += sets_per_batch)
       batches.emplace_back(list.data() + at, std::min(sets_per_batch, list.size() - at));
   }
-  core::parallel_for(batches.size(), threads, [&](std::size_t b) {
-    const std::span<const pending> batch = batches[b];
-    const std::uint16_t* rows = cumulative_counts(batch.front().values->size());
+  core::parallel_for(batches.size() + alone.size(), threads, [&](std::size_t b) {
+    if (b >= batches.size()) {
+      const std::size_t k = alone[b - batches.size()];
+      out[k] = interval_of_key(keys[k], sets[k]);
+      return;
+    }
+    const std::span<const std::size_t> batch = batches[b];
+    const std::uint16_t* rows = cumulative_counts(sets[batch.front()].size());
     std::vector<std::vector<sum_step>> steps;
     std::vector<std::vector<double>> sums;
-    for (const pending& p : batch) {
-      steps.push_back(sum_steps(*p.values));
+    for (const std::size_t k : batch) {
+      steps.push_back(sum_steps(sets[k]));
       sums.emplace_back(resamples_, 0.0);
     }
     std::vector<std::uint16_t> ones(block);
     for (std::size_t first = 0; first < resamples_; first += block) {
       const std::size_t last = std::min(resamples_, first + block);
-      for (std::size_t k = 0; k < batch.size(); ++k)
-        add_sums(steps[k], rows, first, last, sums[k].data(), ones.data());
+      for (std::size_t i = 0; i < batch.size(); ++i)
+        add_sums(steps[i], rows, first, last, sums[i].data(), ones.data());
     }
-    std::vector<interval> results;
-    for (std::size_t k = 0; k < batch.size(); ++k)
-      results.push_back(interval_of_sums(*batch[k].values, sums[k]));
+    for (std::size_t i = 0; i < batch.size(); ++i) out[batch[i]] = interval_of_sums(sets[batch[i]], sums[i]);
     std::unique_lock lock(intervals_mutex_);
-    for (std::size_t k = 0; k < batch.size(); ++k) intervals_.emplace(batch[k].key, results[k]);
+    for (const std::size_t k : batch) intervals_.emplace(keys[k], out[k]);
   });
-  // Every set's, the ones just computed among them (and the rest one at a time: sets larger than
-  // the plan keeps counts for).
-  std::vector<interval> out(sets.size());
-  core::parallel_for(sets.size(), threads, [&](std::size_t k) {
-    if (!sets[k].empty()) out[k] = interval_of_key(keys[k], sets[k]);
-  });
+  for (const auto& [k, earlier] : repeated) out[k] = out[earlier];
   return out;
 }
 

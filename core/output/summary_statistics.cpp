@@ -103,6 +103,16 @@ std::array<std::vector<double>, 4> slice_values(const group& g, std::size_t feat
   return values;
 }
 
+std::vector<group_intervals::of_metrics> metric_intervals_of(std::vector<std::vector<double>> sets,
+                                                             output::resample_plan& plan, unsigned threads) {
+  const std::vector<output::interval> got = plan.compute_intervals(sets, threads);
+  std::vector<group_intervals::of_metrics> out(sets.size() / 4);
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    if (!sets[k].empty()) out[k / 4][k % 4] = got[k];
+  }
+  return out;
+}
+
 std::vector<group_intervals> group_intervals_of(std::span<const group> groups, bool slices,
                                                 output::resample_plan& plan, unsigned threads) {
   std::vector<group_intervals> out(groups.size());
@@ -118,27 +128,43 @@ std::vector<group_intervals> group_intervals_of(std::span<const group> groups, b
   parallel_for(groups.size(), threads, [&](std::size_t k) {
     for (int m = 0; m < 4; ++m) sets[k * 4 + static_cast<std::size_t>(m)] = groups[k].values_of(m);
   });
-  const std::vector<output::interval> metrics = plan.compute_intervals(sets, threads);
-  for (std::size_t k = 0; k < groups.size(); ++k) put(k * 4, out[k].metrics, metrics);
+  std::vector<group_intervals::of_metrics> metrics = metric_intervals_of(std::move(sets), plan, threads);
+  for (std::size_t k = 0; k < groups.size(); ++k) out[k].metrics = metrics[k];
   if (!slices) return out;
-  // A feature at a time (the values of all groups' slices at once would be hundreds of MB).
+  // A few features at a time, up to about 64 MB of values (a feature's slices hold every value of
+  // the groups: all features at once would be hundreds of MB in a run of many systems). Fewer
+  // calls, fewer waits for the last batch of each.
+  std::size_t values_per_feature = 0;  // both slices, four metrics
   for (std::size_t k = 0; k < groups.size(); ++k) {
-    if (!groups[k].mask_slices.empty()) out[k].slices.resize(2 * feature_names.size());
+    if (groups[k].mask_slices.empty()) continue;
+    out[k].slices.resize(2 * feature_names.size());
+    values_per_feature += 4 * groups[k].entries.size();
   }
-  for (std::size_t feature = 0; feature < feature_names.size(); ++feature) {
-    sets.assign(groups.size() * 8, {});
+  constexpr std::size_t most_values = std::size_t{8} << 20;
+  const std::size_t features_at_once = std::clamp<std::size_t>(
+      most_values / std::max<std::size_t>(1, values_per_feature), 1, feature_names.size());
+  for (std::size_t first = 0; first < feature_names.size(); first += features_at_once) {
+    const std::size_t count = std::min(features_at_once, feature_names.size() - first);
+    // Per group, per feature of this call, absent then present, four metrics each.
+    const std::size_t per_group = count * 8;
+    sets.assign(groups.size() * per_group, {});
     parallel_for(groups.size(), threads, [&](std::size_t k) {
       if (groups[k].mask_slices.empty()) return;  // (no facts: no slices)
-      for (const bool present : {false, true}) {
-        std::array<std::vector<double>, 4> values = slice_values(groups[k], feature, present);
-        for (std::size_t m = 0; m < 4; ++m) sets[k * 8 + (present ? 4 : 0) + m] = std::move(values[m]);
+      for (std::size_t f = 0; f < count; ++f) {
+        for (const bool present : {false, true}) {
+          std::array<std::vector<double>, 4> values = slice_values(groups[k], first + f, present);
+          for (std::size_t m = 0; m < 4; ++m)
+            sets[k * per_group + f * 8 + (present ? 4 : 0) + m] = std::move(values[m]);
+        }
       }
     });
     const std::vector<output::interval> sliced = plan.compute_intervals(sets, threads);
     for (std::size_t k = 0; k < groups.size(); ++k) {
       if (out[k].slices.empty()) continue;
-      put(k * 8, out[k].slices[2 * feature], sliced);
-      put(k * 8 + 4, out[k].slices[2 * feature + 1], sliced);
+      for (std::size_t f = 0; f < count; ++f) {
+        put(k * per_group + f * 8, out[k].slices[2 * (first + f)], sliced);
+        put(k * per_group + f * 8 + 4, out[k].slices[2 * (first + f) + 1], sliced);
+      }
     }
   }
   return out;

@@ -34,6 +34,10 @@ struct group_intervals {
 /// computed in batches of one sample size (resample_plan::compute_intervals), a feature at a time.
 std::vector<group_intervals> group_intervals_of(std::span<const run_summary::group> groups, bool slices,
                                                 output::resample_plan& plan, unsigned threads);
+/// The intervals of groups from their values, four sets per group (set 4·i + m: group i, metric
+/// m), computed as group_intervals_of computes them.
+std::vector<group_intervals::of_metrics> metric_intervals_of(std::vector<std::vector<double>> sets,
+                                                             output::resample_plan& plan, unsigned threads);
 /// {"EX": [low, high], "EXP": ..., "EXR": ..., "F1": ...}, null where there is none.
 nlohmann::ordered_json intervals_json(const group_intervals::of_metrics& intervals);
 /// The values of a feature slice: per metric (EX, EXP, EXR, F1), the non-null values of the
