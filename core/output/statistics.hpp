@@ -38,6 +38,8 @@ class resample_source {
   std::size_t below(std::size_t n);
   /// Passes over the next `draws` raw draws (next() calls) at once.
   void skip(std::uint64_t draws) noexcept { state_ += draws * gamma; }
+  /// The generator's state: next() returns mix64(state() + gamma).
+  std::uint64_t state() const noexcept { return state_; }
 
  private:
   std::uint64_t state_;
@@ -69,8 +71,15 @@ class bounded_draws {
   /// The draws rejected so far (each one is a draw more from the stream; with n <= 2^16, about
   /// one in 2^48).
   std::uint64_t rejected() const noexcept { return rejected_; }
+  /// The next `count` draws, as next() gives them, into `out` (n < 2^32), 8 at a time with
+  /// AVX-512 where the processor has it (the same operations on 64-bit integers, so the same
+  /// draws). False when a draw was rejected on the way (rejected() counts it): `out` and the
+  /// stream's place are then unspecified, and the caller, who assumed no rejection, starts again
+  /// in order.
+  bool next_many(std::uint32_t* out, std::size_t count);
 
  private:
+  bool next_many_wide(std::uint32_t* out, std::size_t count);
   resample_source source_;
   std::uint64_t bound_;
   std::uint64_t magic_ = 0;
@@ -154,7 +163,7 @@ class resample_plan {
   }
   // Resamples [line * line_counts, (line + 1) * line_counts) of size n: their draws (the
   // stream's, from their place in it assuming no draw was rejected before) counted into `rows`,
-  // in `local` ((n + 1) * 8 counts, allocated). Returns the draws rejected.
+  // in `local` ((n + 1) * line_counts counts, allocated). Returns the draws rejected.
   std::uint64_t made_line(std::size_t n, std::size_t line, std::vector<std::uint16_t>& local,
                           std::uint16_t* rows) const;
   // All the counts of size n in one pass over the stream (when a draw was rejected: the lines of
