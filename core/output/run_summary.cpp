@@ -511,9 +511,10 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
   nlohmann::ordered_json j = json_object_with_room(16);
   j["examples"] = examples;
   j["wall_seconds"] = wall_seconds;
-  // The intervals are most of the work: each group's entries are made in parallel into their own
-  // slots, then put in order. One plan serves every thread (its resamplings depend only on the
-  // sample size and the seed), so the numbers do not depend on the threads.
+  // The intervals are most of the work: computed first, for all groups at once in batches
+  // (group_intervals_of), then each group's entries are made in parallel into their own slots and
+  // put in order. One plan serves every thread (its resamplings depend only on the sample size
+  // and the seed), so the numbers do not depend on the threads.
   output::resample_plan plan;
   std::vector<const group*> by_difficulty;
   for (const group& g : by_difficulty_.items) by_difficulty.push_back(&g);
@@ -522,8 +523,6 @@ nlohmann::ordered_json run_summary::to_json(std::size_t examples, double wall_se
   });
   bool sliced = false;
   for (const group& g : groups_.items) sliced = sliced || !g.mask_slices.empty();
-  // Every group's intervals first, in batches of groups of one sample size
-  // (group_intervals_of); then each group's entries, made in parallel into their own slots.
   const std::vector<group_intervals> top_intervals = group_intervals_of(groups_.items, sliced, plan, threads);
   // A breakdown group's values are its top-level group's of its difficulty or database.
   std::vector<const group*> by_database;

@@ -90,8 +90,9 @@ nlohmann::ordered_json interval_of(std::span<const double> values, output::resam
   return {i.low, i.high};
 }
 
-}  // namespace
-
+// The values of a feature slice: per metric (EX, EXP, EXR, F1), the non-null values of the
+// records of `g` whose gold query has (`present`) or lacks feature number `feature`, in record
+// order.
 std::array<std::vector<double>, 4> slice_values(const group& g, std::size_t feature, bool present) {
   std::array<std::vector<double>, 4> values;  // the four metrics' in one pass over the entries
   for (const group::entry& e : g.entries) {
@@ -102,6 +103,8 @@ std::array<std::vector<double>, 4> slice_values(const group& g, std::size_t feat
   }
   return values;
 }
+
+}  // namespace
 
 std::vector<group_intervals::of_metrics> metric_intervals_of(std::vector<std::vector<double>> sets,
                                                              output::resample_plan& plan, unsigned threads) {

@@ -40,11 +40,6 @@ std::vector<group_intervals::of_metrics> metric_intervals_of(std::vector<std::ve
                                                              output::resample_plan& plan, unsigned threads);
 /// {"EX": [low, high], "EXP": ..., "EXR": ..., "F1": ...}, null where there is none.
 nlohmann::ordered_json intervals_json(const group_intervals::of_metrics& intervals);
-/// The values of a feature slice: per metric (EX, EXP, EXR, F1), the non-null values of the
-/// records of `g` whose gold query has (`present`) or lacks feature number `feature`, in record
-/// order.
-std::array<std::vector<double>, 4> slice_values(const run_summary::group& g, std::size_t feature,
-                                                bool present);
 /// [low, high] of the mean of `values`, null when there are none.
 nlohmann::ordered_json interval_json(std::span<const float> values, output::resample_plan& plan);
 
