@@ -3,10 +3,12 @@
 // system takes a process's memory back at once; freeing a large run's structures first (the
 // examples, the query results kept for reuse, the summary's groups: millions of allocations, many
 // made on other threads) took 30-40 ms of a 2 s run, one allocation at a time, after every result
-// was written. The tool's main() asks for this; a library user (the Python module, the tests) frees
+// was written. `sqlmorph eval` asks for this (one run, then the process ends); a library user (the
+// Python module, the tests) and a Lua experiment, which runs many evaluations in one process, free
 // as usual. Only objects that hold nothing but memory may be left: files, sockets and plugins are
 // still closed by their destructors.
 
+#include <type_traits>
 #include <utility>
 
 namespace sqlmorph::core {
@@ -24,8 +26,9 @@ inline constexpr bool address_sanitized = false;
 inline constexpr bool address_sanitized = false;
 #endif
 
-/// From now on (`yes`) leave_to_exit() keeps objects instead of freeing them: main() of the
-/// command-line tool. Not under the address sanitizer, whose runs check that everything is freed.
+/// From now on (`yes`) leave_to_exit() keeps objects instead of freeing them: `sqlmorph eval`,
+/// whose process ends after its one run. Not under the address sanitizer, whose runs check that everything is
+/// freed.
 void leave_memory_to_exit(bool yes = true) noexcept;
 bool memory_left_to_exit() noexcept;
 
@@ -36,11 +39,19 @@ void keep_until_exit(const void* object);
 }  // namespace detail
 
 /// When memory is left to the exit: moves `object`'s contents into an object that is never freed,
-/// leaving `object` empty (its own destructor then has nothing to free). Otherwise nothing.
+/// leaving `object` empty (its own destructor then has nothing to free). Otherwise, or when there
+/// is no memory for the move, nothing (the object is freed as usual). Safe in a destructor.
 template <typename T>
-void leave_to_exit(T& object) {
+void leave_to_exit(T& object) noexcept {
+  static_assert(!std::is_const_v<T>, "a const object would be copied, not moved");
   if (!memory_left_to_exit()) return;
-  detail::keep_until_exit(new T(std::move(object)));
+  T* kept = nullptr;
+  try {
+    kept = new T(std::move(object));
+    detail::keep_until_exit(kept);
+  } catch (...) {
+    delete kept;
+  }
 }
 
 }  // namespace sqlmorph::core

@@ -23,6 +23,9 @@ namespace {
 
 int run_eval(const global_options& g, const eval_options& o) {
   apply_logging(g);
+  // One run, then the process ends: what is only memory is left for the exit to take back
+  // (app/exit_memory.hpp).
+  leave_memory_to_exit();
   if (o.out.empty()) throw usage_error("--out needs a folder");
   const std::optional<shard_spec> shard = o.shard ? std::optional(parse_shard_spec(*o.shard)) : std::nullopt;
   // The inputs are read (and their gold queries parsed) on another thread while the

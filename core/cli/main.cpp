@@ -8,7 +8,6 @@
 #endif
 #include <sqlmorph/version.hpp>
 
-#include "app/exit_memory.hpp"
 #include "app/run_origin.hpp"
 #include "cli/commands.hpp"
 #include "errors.hpp"
@@ -24,9 +23,6 @@ int main(int argc, char** argv) {
   // MIMALLOC_DECOMMIT_DELAY still decides when it is set.
   mi_option_set_default(mi_option_decommit_delay, 1000);
 #endif
-  // The process ends after its command: what is only memory is left for the exit to take back
-  // (app/exit_memory.hpp).
-  leave_memory_to_exit();
   CLI::App app{
       "sqlmorph " SQLMORPH_VERSION_STRING
       ": evaluate text-to-SQL systems by executing gold and predicted SQL and matching their results",

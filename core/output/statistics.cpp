@@ -655,13 +655,14 @@ std::vector<interval> resample_plan::compute_intervals(std::span<const std::vect
     for (std::size_t at = 0; at < list.size(); at += sets_per_batch)
       batches.emplace_back(list.data() + at, std::min(sets_per_batch, list.size() - at));
   }
-  core::parallel_for(batches.size() + alone.size(), threads, [&](std::size_t b) {
-    if (b >= batches.size()) {
-      const std::size_t k = alone[b - batches.size()];
+  // The sets computed alone first (larger than the plan keeps counts for, they are the slowest).
+  core::parallel_for(alone.size() + batches.size(), threads, [&](std::size_t b) {
+    if (b < alone.size()) {
+      const std::size_t k = alone[b];
       out[k] = interval_of_key(keys[k], sets[k]);
       return;
     }
-    const std::span<const std::size_t> batch = batches[b];
+    const std::span<const std::size_t> batch = batches[b - alone.size()];
     const std::uint16_t* rows = cumulative_counts(sets[batch.front()].size());
     std::vector<std::vector<sum_step>> steps;
     std::vector<std::vector<double>> sums;

@@ -73,7 +73,7 @@ class bounded_draws {
   std::uint64_t rejected() const noexcept { return rejected_; }
   /// The next `count` draws, as next() gives them, into `out` (n < 2^32), 8 at a time with
   /// AVX-512 where the processor has it (the same operations on 64-bit integers, so the same
-  /// draws). False when a draw was rejected on the way (rejected() counts it): `out` and the
+  /// draws). False when a draw was rejected on the way (rejected() then counts one at least): `out` and the
   /// stream's place are then unspecified, and the caller, who assumed no rejection, starts again
   /// in order.
   bool next_many(std::uint32_t* out, std::size_t count);
