@@ -251,6 +251,19 @@ bool order_statistics_by_buckets(std::span<const double> values, std::span<const
   return true;
 }
 
+// Where the percentile q of `total` sorted values lies (numpy's default, linear interpolation):
+// between the order statistics `below` and `above` (0-based), `fraction` of the way.
+struct percentile_position {
+  std::size_t below;
+  std::size_t above;
+  double fraction;
+};
+percentile_position position_of(double q, std::size_t total) {
+  const double p = q * static_cast<double>(total - 1);
+  const auto below = static_cast<std::size_t>(std::floor(p));
+  return {below, std::min(below + 1, total - 1), p - static_cast<double>(below)};
+}
+
 // The percentiles at q_low <= q_high of values[i] / divisor (divisor > 0) with linear
 // interpolation between order statistics (numpy's default); may reorder `values`. Dividing keeps
 // the order, so the order statistics are selected among the values and only they are divided: the
@@ -259,19 +272,8 @@ bool order_statistics_by_buckets(std::span<const double> values, std::span<const
 // statistic is selected first, then the lower one among the values below it.
 std::pair<double, double> percentiles(std::vector<double>& values, double q_low, double q_high,
                                       double divisor) {
-  const std::size_t last = values.size() - 1;
-  struct position {
-    std::size_t below;
-    std::size_t above;
-    double fraction;
-  };
-  const auto at = [&](double q) {
-    const double p = q * static_cast<double>(last);
-    const auto below = static_cast<std::size_t>(std::floor(p));
-    return position{below, std::min(below + 1, last), p - static_cast<double>(below)};
-  };
-  const position high = at(q_high);
-  const position low = at(q_low);
+  const percentile_position high = position_of(q_high, values.size());
+  const percentile_position low = position_of(q_low, values.size());
   const std::size_t ranks[4] = {low.below, low.above, high.below, high.above};
   double order[4];
   if (order_statistics_by_buckets(values, ranks, order)) {
@@ -361,8 +363,7 @@ bounded_draws::bounded_draws(std::uint64_t seed, std::uint64_t n, std::uint64_t 
 
 bool bounded_draws::next_many(std::uint32_t* out, std::size_t count) {
 #if SQLMORPH_HAS_AVX2_PATH
-  static const bool wide = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-  if (wide && count >= 8) return next_many_wide(out, count);
+  if (count >= 8 && processor_has_avx512dq()) return next_many_wide(out, count);
 #endif
   const std::uint64_t before = rejected_;
   for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<std::uint32_t>(next());
@@ -374,8 +375,7 @@ bool bounded_draws::next_many(std::uint32_t* out, std::size_t count) {
 // magic × draw from four 32-bit products, then the quotient and remainder as remainder() makes
 // them. A rejected draw (draw >= limit) stops it. (The masked forms of the intrinsics: GCC 12
 // warns that the unmasked ones read an uninitialized register.)
-__attribute__((target("avx512f,avx512dq"))) bool bounded_draws::next_many_wide(std::uint32_t* out,
-                                                                               std::size_t count) {
+SQLMORPH_AVX512DQ bool bounded_draws::next_many_wide(std::uint32_t* out, std::size_t count) {
   __m512i state = _mm512_add_epi64(
       _mm512_set1_epi64(static_cast<long long>(source_.state())),
       _mm512_maskz_mullo_epi64(0xff, _mm512_set_epi64(8, 7, 6, 5, 4, 3, 2, 1),
@@ -556,18 +556,8 @@ namespace {
 // their histogram in one pass: the same order statistics as sorting, so the same interval.
 std::pair<double, double> count_percentiles(const std::vector<std::size_t>& histogram, std::size_t total,
                                             std::size_t n, double q_low, double q_high) {
-  struct position {
-    std::size_t below;
-    std::size_t above;
-    double fraction;
-  };
-  const auto at = [&](double q) {
-    const double p = q * static_cast<double>(total - 1);
-    const auto below = static_cast<std::size_t>(std::floor(p));
-    return position{below, std::min(below + 1, total - 1), p - static_cast<double>(below)};
-  };
-  const position low = at(q_low);
-  const position high = at(q_high);
+  const percentile_position low = position_of(q_low, total);
+  const percentile_position high = position_of(q_high, total);
   // The k-th smallest count (from 0) of each rank, in one pass, ranks taken in ascending order
   // (with few resamples, low.above may be above high.below).
   const std::size_t ranks[4] = {low.below, low.above, high.below, high.above};
@@ -582,7 +572,7 @@ std::pair<double, double> count_percentiles(const std::vector<std::size_t>& hist
     seen += histogram[c];
     while (next < 4 && seen > ranks[order[next]]) counts[order[next++]] = c;
   }
-  const auto interpolated = [&](const position& p, std::size_t below, std::size_t above) {
+  const auto interpolated = [&](const percentile_position& p, std::size_t below, std::size_t above) {
     const double b = static_cast<double>(below) / static_cast<double>(n);
     const double a = p.above == p.below ? b : static_cast<double>(above) / static_cast<double>(n);
     return b + p.fraction * (a - b);

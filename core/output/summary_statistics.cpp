@@ -122,12 +122,6 @@ std::vector<group_intervals> group_intervals_of(std::span<const group> groups, b
   // Each group's values are gathered on the threads into slots of their own; a set without values
   // has no interval.
   std::vector<std::vector<double>> sets(groups.size() * 4);
-  const auto put = [&](std::size_t first, group_intervals::of_metrics& into,
-                       const std::vector<output::interval>& got) {
-    for (std::size_t m = 0; m < 4; ++m) {
-      if (!sets[first + m].empty()) into[m] = got[first + m];
-    }
-  };
   parallel_for(groups.size(), threads, [&](std::size_t k) {
     for (int m = 0; m < 4; ++m) sets[k * 4 + static_cast<std::size_t>(m)] = groups[k].values_of(m);
   });
@@ -161,13 +155,14 @@ std::vector<group_intervals> group_intervals_of(std::span<const group> groups, b
         }
       }
     });
-    const std::vector<output::interval> sliced = plan.compute_intervals(sets, threads);
+    // (four sets per slice: the slice of group k, feature first + f, present p is number
+    // k * 2 * count + 2 * f + p)
+    const std::vector<group_intervals::of_metrics> sliced =
+        metric_intervals_of(std::move(sets), plan, threads);
     for (std::size_t k = 0; k < groups.size(); ++k) {
       if (out[k].slices.empty()) continue;
-      for (std::size_t f = 0; f < count; ++f) {
-        put(k * per_group + f * 8, out[k].slices[2 * (first + f)], sliced);
-        put(k * per_group + f * 8 + 4, out[k].slices[2 * (first + f) + 1], sliced);
-      }
+      for (std::size_t slice = 0; slice < 2 * count; ++slice)
+        out[k].slices[2 * first + slice] = sliced[k * 2 * count + slice];
     }
   }
   return out;

@@ -1,5 +1,7 @@
 #include "suite/seeded_random.hpp"
 
+#include <sqlmorph/hash.hpp>
+
 namespace sqlmorph::core::suite {
 
 std::uint64_t seeded_random::derive(std::uint64_t seed, std::string_view name) {
@@ -9,10 +11,7 @@ std::uint64_t seeded_random::derive(std::uint64_t seed, std::string_view name) {
     h ^= static_cast<unsigned char>(c);
     h *= 1099511628211ull;
   }
-  std::uint64_t z = h ^ (seed + 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return mix64(h ^ (seed + 0x9e3779b97f4a7c15ull));
 }
 
 std::int64_t seeded_random::between(std::int64_t lo, std::int64_t hi) {
