@@ -3,6 +3,16 @@
 #include <unordered_map>
 
 namespace sqlmorph::core {
+namespace {
+
+// The examples' gold queries are one: the same SQL on the same database and backend. (Within an
+// item they are, by definition.)
+bool same_gold(const example& a, const example& b) {
+  return !a.gold.empty() && a.gold == b.gold && a.db == b.db && a.db_id == b.db_id &&
+         a.gold_backend == b.gold_backend;
+}
+
+}  // namespace
 
 std::vector<work_unit> plan_work(const std::vector<example>& examples) {
   std::vector<work_unit> units;
@@ -17,7 +27,22 @@ std::vector<work_unit> plan_work(const std::vector<example>& examples) {
     if (added) units.emplace_back();
     units[it->second].examples.push_back(i);
   }
-  return units;
+  // Two neighbours with one gold query become one unit: their examples follow each other, in order.
+  std::vector<work_unit> joined;
+  joined.reserve(units.size());
+  bool last_joined = false;  // the last unit holds two items already
+  for (work_unit& unit : units) {
+    if (!joined.empty() && !last_joined &&
+        same_gold(examples[joined.back().examples.front()], examples[unit.examples.front()])) {
+      auto& into = joined.back().examples;
+      into.insert(into.end(), unit.examples.begin(), unit.examples.end());
+      last_joined = true;
+    } else {
+      joined.push_back(std::move(unit));
+      last_joined = false;
+    }
+  }
+  return joined;
 }
 
 }  // namespace sqlmorph::core

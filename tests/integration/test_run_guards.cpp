@@ -35,9 +35,10 @@ std::filesystem::path demo_db() {
 std::filesystem::path two_cases(const test::temp_dir& dir) {
   const auto file = dir.path() / "cases.jsonl";
   std::ofstream out(file);
+  // Two gold queries: two units of work (one gold query would make one).
   for (int i = 0; i < 2; ++i) {
-    out << json{{"id", i}, {"db", demo_db().string()}, {"gold", "SELECT 1"}, {"pred", "SELECT 1"}}.dump()
-        << "\n";
+    const std::string sql = "SELECT " + std::to_string(i + 1);
+    out << json{{"id", i}, {"db", demo_db().string()}, {"gold", sql}, {"pred", sql}}.dump() << "\n";
   }
   return file;
 }

@@ -273,25 +273,53 @@ TEST_CASE(
   }
   CHECK(together == alone);
   // Many of its answers equal the first system's (same item, same SQL): those were not evaluated again.
+  // Nor were the answers that repeat the system's own answer to the question before, when both
+  // questions ask for the same gold query (Spider asks most twice): the two form one unit of work.
   std::vector<std::string> a;
   std::vector<std::string> b;
+  std::vector<std::string> gold;
   for (const auto& [file, lines] :
-       {std::pair{"CodeLlama-7B-1000.sql", &a}, std::pair{"CodeLlama-7B-2000.sql", &b}}) {
-    std::ifstream in(preds / file);
+       {std::pair{preds / "CodeLlama-7B-1000.sql", &a}, std::pair{preds / "CodeLlama-7B-2000.sql", &b},
+        std::pair{spider / "dev_gold.sql", &gold}}) {
+    std::ifstream in(file);
     for (std::string line; std::getline(in, line);) lines->push_back(line);
   }
-  std::size_t same = 0;
-  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-    const auto trim = [](std::string x) {
-      const auto first = x.find_first_not_of(" \t\r");
-      return first == std::string::npos ? std::string()
-                                        : x.substr(first, x.find_last_not_of(" \t\r") - first + 1);
-    };
-    same += !trim(a[i]).empty() && trim(a[i]) == trim(b[i]);
-  }
+  std::erase_if(gold,
+                [](const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; });
+  const auto trim = [](std::string x) {
+    const auto first = x.find_first_not_of(" \t\r");
+    return first == std::string::npos ? std::string()
+                                      : x.substr(first, x.find_last_not_of(" \t\r") - first + 1);
+  };
+  const auto answer = [&](const std::vector<std::string>& lines, std::size_t i) {
+    return i < lines.size() ? trim(lines[i]) : std::string();
+  };
+  // Repeated answers within each unit (one question, or two asking for the same gold query), the
+  // systems' answers to a question in order.
+  const auto repeated = [&](const std::vector<const std::vector<std::string>*>& systems) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < gold.size();) {
+      const std::size_t end = i + 1 < gold.size() && trim(gold[i + 1]) == trim(gold[i]) ? i + 2 : i + 1;
+      std::set<std::string> seen;
+      for (std::size_t q = i; q < end; ++q) {
+        for (const auto* lines : systems) {
+          const std::string sql = answer(*lines, q);
+          if (!sql.empty() && !seen.insert(sql).second) ++count;
+        }
+      }
+      i = end;
+    }
+    return count;
+  };
+  std::size_t same = 0;  // the second system's answers equal to the first's
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    same += !answer(a, i).empty() && answer(a, i) == answer(b, i);
   CHECK(same > 100);
-  CHECK(run_json(dir.path() / "together")["statistics"]["shared_answers"].get<std::size_t>() == same);
-  CHECK(run_json(dir.path() / "alone")["statistics"]["shared_answers"].get<std::size_t>() == 0);
+  CHECK(repeated({&b}) > 100);
+  CHECK(repeated({&a, &b}) > same);
+  CHECK(run_json(dir.path() / "together")["statistics"]["shared_answers"].get<std::size_t>() ==
+        repeated({&a, &b}));
+  CHECK(run_json(dir.path() / "alone")["statistics"]["shared_answers"].get<std::size_t>() == repeated({&b}));
   // Other answers with other SQL but equal results took copies of the scores (the records compared
   // above are the same nonetheless).
   CHECK(run_json(dir.path() / "together")["statistics"]["shared_scores"].get<std::size_t>() > 0);
@@ -344,9 +372,11 @@ TEST_CASE(
   run(dir.path() / "both.jsonl", dir.path() / "both");
   run(dir.path() / "b.jsonl", dir.path() / "alone");
   // b's q1 took a's scores under the three variants that read only results (exact_column_and_partial_cell
-  // both ways, unified_column_and_semantic_row, which has no penalize variants): nothing else was copied.
+  // both ways, unified_column_and_semantic_row, which has no penalize variants): no other scores were copied.
   CHECK(run_json(dir.path() / "both")["statistics"]["shared_scores"] == 3);
-  CHECK(run_json(dir.path() / "both")["statistics"]["shared_answers"] == 0);
+  // a's answer to q2 repeats its answer to q1, which asks for the same gold query (one unit of work): a
+  // copy of its records, not a copy of scores.
+  CHECK(run_json(dir.path() / "both")["statistics"]["shared_answers"] == 1);
   CHECK(run_json(dir.path() / "alone")["statistics"]["shared_scores"] == 0);
   std::map<std::string, json> both;  // system/id/technique/penalize -> record, timings aside
   for (json j : read_jsonl(dir.path() / "both/results.jsonl")) {
@@ -518,7 +548,8 @@ TEST_CASE("--resume notices an edited line: that unit and the rest are evaluated
   CHECK(without_timings(out / "results.jsonl") == without_timings(full / "results.jsonl"));
   CHECK(json::parse(test::file_bytes(out / "summary.json"))["techniques"] ==
         json::parse(test::file_bytes(full / "summary.json"))["techniques"]);
-  CHECK(run_json(out)["statistics"]["resumed_units"] == 2);
+  // Lines 1-4 are one unit: the demo's first two examples ask for the same gold query.
+  CHECK(run_json(out)["statistics"]["resumed_units"] == 1);
 }
 
 TEST_CASE("--resume refuses a folder that holds another run") {
