@@ -22,12 +22,13 @@ unit_worker_pool::unit_worker_pool(std::size_t first, std::size_t count, reorder
                                    unsigned workers, worker_factory make)
     : count_(count), window_(window), next_(first), written_(first) {
   const std::size_t needed = std::min<std::size_t>(workers, count > first ? count - first : 0);
+  discarded_.resize(needed);
   for (std::size_t j = 0; j < needed; ++j) {
     // A thread the system refuses (EAGAIN: a process or thread limit) must not leave the ones
     // already started running when the exception unwinds (std::terminate): go on with fewer, or
     // stop cleanly when there is none.
     try {
-      threads_.emplace_back([this, make] { work_(make); });
+      threads_.emplace_back([this, make, j] { work_(make, j); });
     } catch (const std::system_error& e) {
       if (threads_.empty()) throw usage_error(std::string("cannot start a worker thread: ") + e.what());
       spdlog::warn("started {} of {} workers (the system refused more: {})", threads_.size(), needed,
@@ -41,7 +42,7 @@ unit_worker_pool::~unit_worker_pool() {
   stop();
 }
 
-void unit_worker_pool::work_(const worker_factory& make) {
+void unit_worker_pool::work_(const worker_factory& make, std::size_t worker) {
   try {
     const unit_evaluator evaluate = make();
     std::vector<finished_unit> spent;
@@ -56,10 +57,11 @@ void unit_worker_pool::work_(const worker_factory& make) {
         if (stop_ || next_ >= count_) return;
         u = next_++;
         running_.emplace(u, std::chrono::steady_clock::now());
-        spent.swap(discarded_);
+        spent.swap(discarded_[worker]);
       }
       spent.clear();  // the units the writer handed back, freed on this thread
       finished_unit done = evaluate(u);
+      done.worker = worker;
       done.counted_bytes = done.bytes();
       finished_examples_ += done.examples;
       {
@@ -92,7 +94,8 @@ std::optional<finished_unit> unit_worker_pool::take(std::size_t u, std::chrono::
 
 void unit_worker_pool::discard(finished_unit&& unit) {
   std::lock_guard lock(mutex_);
-  if (!threads_.empty() && !stop_) discarded_.push_back(std::move(unit));
+  if (!threads_.empty() && !stop_ && unit.worker < discarded_.size())
+    discarded_[unit.worker].push_back(std::move(unit));
 }
 
 void unit_worker_pool::written(std::size_t next) {

@@ -34,6 +34,8 @@ struct finished_unit {
   std::size_t bytes() const;
   /// bytes(), as the pool counted it when the unit was finished.
   std::size_t counted_bytes = 0;
+  /// The worker that made it (the pool's numbering), which frees it once it is written.
+  std::size_t worker = 0;
 };
 
 /// How far workers may run ahead of the writer: a unit is started only while fewer than `units`
@@ -81,7 +83,7 @@ class unit_worker_pool {
   void stop();
 
  private:
-  void work_(const worker_factory& make);
+  void work_(const worker_factory& make, std::size_t worker);
 
   const std::size_t count_;
   const reorder_window window_;
@@ -92,7 +94,9 @@ class unit_worker_pool {
   std::map<std::size_t, finished_unit> finished_;
   std::size_t finished_bytes_ = 0;                                        // bytes() of the units in finished_
   std::map<std::size_t, std::chrono::steady_clock::time_point> running_;  // unit -> when it started
-  std::vector<finished_unit> discarded_;                                  // written, to be freed
+  // Written units, to be freed by the worker that made them (freeing another thread's memory
+  // costs the allocator more): one list per worker.
+  std::vector<std::vector<finished_unit>> discarded_;
   std::atomic<std::size_t> finished_examples_{0};
   bool stop_ = false;
   std::exception_ptr failure_;
