@@ -249,8 +249,11 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     std::string running;
     if (const auto longest = pool->longest_running(); longest && longest->second >= 2.0) {
       const example& ex = examples[units[longest->first].examples.front()];
-      running = (ex.item.empty() ? ex.id : ex.item) + (ex.db_id.empty() ? "" : " (" + ex.db_id + ")") +
-                " for " + std::to_string(static_cast<long>(longest->second)) + " s";
+      const example& last = examples[units[longest->first].examples.back()];  // (another item: joined)
+      running = (ex.item.empty() ? ex.id : ex.item) +
+                (last.item != ex.item ? " and " + (last.item.empty() ? last.id : last.item) : "") +
+                (ex.db_id.empty() ? "" : " (" + ex.db_id + ")") + " for " +
+                std::to_string(static_cast<long>(longest->second)) + " s";
     }
     progress.update(resumed_examples + pool->finished_examples(), tally.failed_examples(), running);
   };

@@ -965,6 +965,29 @@ TEST_CASE("progress counts the examples the workers finished and names the one r
   CHECK(results[0]["status"] == "timeout");
 }
 
+TEST_CASE("progress names both questions of a unit that joins two asking for the same gold query") {
+  test::temp_dir dir;
+  const auto cases = dir.path() / "cases.jsonl";
+  {
+    std::ofstream out(cases);
+    for (const char* id : {"stuck", "after"}) {
+      out << json{{"id", id},
+                  {"db", demo_db().string()},
+                  {"gold", "SELECT 1"},
+                  {"pred",
+                   "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"}}
+                 .dump()
+          << "\n";
+    }
+  }
+  const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--cases", cases.string(), "--techniques",
+                               "execution_accuracy", "--pred-timeout", "3", "--out",
+                               (dir.path() / "out").string(), "--progress", "bar"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("running: stuck and after (demo) for ") != std::string::npos);
+  CHECK(run_json(dir.path() / "out")["statistics"]["units"] == 1);
+}
+
 TEST_CASE("SIGINT behind a slow example keeps every example the workers finished") {
   test::temp_dir dir;
   const auto cases = stuck_then_quick(dir);
