@@ -23,6 +23,23 @@ std::string option_value_to_string(const option_value& v) {
   return std::visit(visitor{}, v);
 }
 
+std::int64_t option_values::get_int_in(std::string_view name, std::int64_t low, std::int64_t high,
+                                       std::string_view unit) const {
+  const std::int64_t v = get_int(name);
+  if (v < low || v > high) {
+    throw std::invalid_argument("option " + std::string(name) + " must be in [" + std::to_string(low) + ", " +
+                                std::to_string(high) + "]" + (unit.empty() ? "" : " " + std::string(unit)));
+  }
+  return v;
+}
+
+std::int64_t option_values::get_int_at_least(std::string_view name, std::int64_t low) const {
+  const std::int64_t v = get_int(name);
+  if (v < low)
+    throw std::invalid_argument("option " + std::string(name) + " must be at least " + std::to_string(low));
+  return v;
+}
+
 double option_values::get_double(std::string_view name) const {
   const auto it = values_.find(name);
   if (it == values_.end()) throw std::invalid_argument("option '" + std::string(name) + "' is not set");

@@ -53,6 +53,13 @@ class option_values {
 
   bool get_bool(std::string_view name) const { return get<bool>(name); }
   std::int64_t get_int(std::string_view name) const { return get<std::int64_t>(name); }
+  /// An integer option the user may set only within [low, high]: outside it, throws
+  /// `std::invalid_argument` ("option NAME must be in [LOW, HIGH]", then ` unit` when one is
+  /// given), which the host reports with where the option was set.
+  std::int64_t get_int_in(std::string_view name, std::int64_t low, std::int64_t high,
+                          std::string_view unit = {}) const;
+  /// The same with no upper bound ("option NAME must be at least LOW").
+  std::int64_t get_int_at_least(std::string_view name, std::int64_t low) const;
   /// Accepts an integer value too.
   double get_double(std::string_view name) const;
   const std::string& get_string(std::string_view name) const { return get<std::string>(name); }

@@ -37,9 +37,7 @@ std::string read_only_session_sql() {
 }
 
 duckdb_backend::duckdb_backend(const option_values& o) {
-  settings_.threads = o.get_int("threads");
-  if (settings_.threads < 1 || settings_.threads > 1024)
-    throw std::invalid_argument("threads must be between 1 and 1024");
+  settings_.threads = o.get_int_in("threads", 1, 1024);
   settings_.memory_limit = o.get_string("memory_limit");
   std::string path = o.get_string("library");
   if (path.empty()) path = duckdb_api::default_library_path();

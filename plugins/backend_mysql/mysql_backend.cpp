@@ -13,11 +13,7 @@ namespace sqlmorph::mysql {
 
 mysql_backend::mysql_backend(const option_values& o) {
   settings_.allow_privileged = o.get_bool("allow_privileged");
-  const std::int64_t timeout = o.get_int("connect_timeout");
-  if (timeout < 0 || timeout > 86400) {
-    throw std::invalid_argument("connect_timeout must be between 0 and 86400 seconds");
-  }
-  settings_.connect_timeout = static_cast<int>(timeout);
+  settings_.connect_timeout = static_cast<int>(o.get_int_in("connect_timeout", 0, 86400, "seconds"));
   // The client library's global state, once, before any thread opens a session.
   static std::once_flag once;
   static int init_result = 0;

@@ -24,15 +24,9 @@ void keep_odbcinst_loaded() noexcept {
 
 odbc_backend::odbc_backend(const option_values& o) {
   keep_odbcinst_loaded();
-  const std::int64_t login_timeout = o.get_int("login_timeout");
-  if (login_timeout < 0 || login_timeout > 86400)
-    throw std::invalid_argument("login_timeout must be between 0 and 86400 seconds");
-  settings_.login_timeout = static_cast<int>(login_timeout);
+  settings_.login_timeout = static_cast<int>(o.get_int_in("login_timeout", 0, 86400, "seconds"));
   settings_.dialect = o.get_string("dialect");
-  const std::int64_t grace = o.get_int("cancel_grace_ms");
-  if (grace < 0 || grace > 600000)
-    throw std::invalid_argument("cancel_grace_ms must be between 0 and 600000");
-  settings_.cancel_grace = std::chrono::milliseconds(grace);
+  settings_.cancel_grace = std::chrono::milliseconds(o.get_int_in("cancel_grace_ms", 0, 600000, "ms"));
 
   env_ = std::make_shared<environment>();
   env_->env = handle::allocate(SQL_HANDLE_ENV, SQL_NULL_HANDLE);

@@ -11,11 +11,7 @@ namespace sqlmorph::postgres {
 
 postgres_backend::postgres_backend(const option_values& o) {
   settings_.allow_superuser = o.get_bool("allow_superuser");
-  const std::int64_t timeout = o.get_int("connect_timeout");
-  if (timeout < 0 || timeout > 86400) {
-    throw std::invalid_argument("connect_timeout must be between 0 and 86400 seconds");
-  }
-  settings_.connect_timeout = static_cast<int>(timeout);
+  settings_.connect_timeout = static_cast<int>(o.get_int_in("connect_timeout", 0, 86400, "seconds"));
   settings_.application_name = o.get_string("application_name");
   settings_.user_per_worker = o.get_string("user_per_worker");
   if (!settings_.user_per_worker.empty() && settings_.user_per_worker.find("{n}") == std::string::npos) {

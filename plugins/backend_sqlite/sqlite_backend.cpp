@@ -1,5 +1,7 @@
 #include "sqlite_backend.hpp"
 
+#include <limits>
+
 #include <sqlmorph/plugin.hpp>
 
 #include "sqlite_connection.hpp"
@@ -8,12 +10,10 @@ namespace sqlmorph::sqlite {
 
 sqlite_backend::sqlite_backend(const option_values& o) {
   settings_.immutable = o.get_bool("immutable");
-  settings_.progress_interval = static_cast<int>(o.get_int("progress_interval"));
+  settings_.progress_interval =
+      static_cast<int>(o.get_int_in("progress_interval", 1, std::numeric_limits<int>::max()));
   settings_.busy_timeout_ms = static_cast<int>(o.get_int("busy_timeout_ms"));
-  if (settings_.progress_interval < 1) throw std::invalid_argument("progress_interval must be at least 1");
-  const std::int64_t value_mb = o.get_int("max_value_mb");
-  if (value_mb < 1 || value_mb > 900) throw std::invalid_argument("max_value_mb must be between 1 and 900");
-  settings_.max_value_bytes = value_mb << 20;
+  settings_.max_value_bytes = o.get_int_in("max_value_mb", 1, 900, "MB") << 20;
   const std::int64_t heap_mb = o.get_int("heap_limit_mb");
   if (heap_mb != 0 && (heap_mb < 16 || heap_mb > (1 << 20))) {
     throw std::invalid_argument("heap_limit_mb must be 0 (no limit) or between 16 and 1048576");

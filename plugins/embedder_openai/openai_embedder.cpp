@@ -7,9 +7,7 @@ namespace sqlmorph::openai {
 namespace {
 
 std::size_t read_max_batch(const option_values& options) {
-  const std::int64_t n = options.get_int("max_batch");
-  if (n < 1 || n > 100000) throw std::invalid_argument("option max_batch must be in [1, 100000]");
-  return static_cast<std::size_t>(n);
+  return static_cast<std::size_t>(options.get_int_in("max_batch", 1, 100000));
 }
 
 std::string read_model(const option_values& options) {

@@ -28,15 +28,6 @@ prompt_template read_template(const option_values& options) {
   return prompt_template::load(file.empty() ? shipped_template() : std::filesystem::path(file));
 }
 
-int read_int(const option_values& options, const char* name, std::int64_t low, std::int64_t high) {
-  const std::int64_t v = options.get_int(name);
-  if (v < low || v > high) {
-    throw std::invalid_argument(std::string("option ") + name + " must be in [" + std::to_string(low) + ", " +
-                                std::to_string(high) + "]");
-  }
-  return static_cast<int>(v);
-}
-
 std::string shortest(double d) {
   char buffer[32];
   const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, d);
@@ -60,14 +51,14 @@ judge_verdict failure(std::string message) {
 
 sql_adherence_judge::sql_adherence_judge(const option_values& options)
     : model_(options.get_string("model")),
-      votes_(read_int(options, "votes", 1, 100)),
+      votes_(static_cast<int>(options.get_int_in("votes", 1, 100))),
       temperature_(options.get_double("temperature")),
       use_n_(options.get_bool("use_n")),
       logprobs_(options.get_bool("logprobs")),
-      top_logprobs_(read_int(options, "top_logprobs", 0, 20)),
-      max_tokens_(read_int(options, "max_tokens", 1, 100000)),
+      top_logprobs_(static_cast<int>(options.get_int_in("top_logprobs", 0, 20))),
+      max_tokens_(static_cast<int>(options.get_int_in("max_tokens", 1, 100000))),
       json_mode_(options.get_bool("json_mode")),
-      malformed_retries_(read_int(options, "malformed_retries", 0, 20)),
+      malformed_retries_(static_cast<int>(options.get_int_in("malformed_retries", 0, 20))),
       template_(read_template(options)),
       endpoint_(read_endpoint_settings(options)) {
   if (model_.empty()) throw std::invalid_argument("option model must name the chat model");

@@ -203,9 +203,7 @@ std::uint64_t plug_count(std::size_t values, std::size_t slots, std::uint64_t ca
 }
 
 spider_plug_value::spider_plug_value(const option_values& o) : plug_value_(o.get_bool("plug_value")) {
-  const std::int64_t max = o.get_int("max_candidates");
-  if (max < 1) throw std::invalid_argument("max_candidates must be at least 1");
-  max_candidates_ = static_cast<std::uint64_t>(max);
+  max_candidates_ = static_cast<std::uint64_t>(o.get_int_at_least("max_candidates", 1));
 }
 
 candidate_list spider_plug_value::do_candidates_(std::string_view gold_sql, std::string_view pred_sql) const {

@@ -98,9 +98,7 @@ row_match soft_positional_rows::do_match_(const match_input& in, const column_al
 }
 
 soft_matched_rows::soft_matched_rows(const option_values& o) {
-  const std::int64_t cells = o.get_int("max_assignment_cells");
-  if (cells < 1) throw std::invalid_argument("max_assignment_cells must be at least 1");
-  max_cells_ = static_cast<std::size_t>(cells);
+  max_cells_ = static_cast<std::size_t>(o.get_int_at_least("max_assignment_cells", 1));
 }
 
 row_match soft_matched_rows::do_match_(const match_input& in, const column_alignment&) const {

@@ -94,8 +94,7 @@ void case_fold::normalize_value_(const value& in, result& out) const {
     out.append(in);
 }
 
-round_reals::round_reals(const option_values& o) : digits_(static_cast<int>(o.get_int("digits"))) {
-  if (digits_ < 0 || digits_ > 15) throw std::invalid_argument("digits must be between 0 and 15");
+round_reals::round_reals(const option_values& o) : digits_(static_cast<int>(o.get_int_in("digits", 0, 15))) {
   scale_ = std::pow(10.0, digits_);
 }
 

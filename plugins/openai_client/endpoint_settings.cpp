@@ -21,9 +21,7 @@ endpoint_settings read_endpoint_settings(const option_values& options) {
   }
   s.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout * 1000.0)));
 
-  const std::int64_t retries = options.get_int("max_retries");
-  if (retries < 0 || retries > 100) throw std::invalid_argument("option max_retries must be in [0, 100]");
-  s.retry.max_attempts = static_cast<int>(retries) + 1;
+  s.retry.max_attempts = static_cast<int>(options.get_int_in("max_retries", 0, 100)) + 1;
 
   const double base_delay = options.get_double("retry_base_delay");
   if (!(base_delay >= 0.0) || base_delay > 3600.0) {
@@ -31,10 +29,7 @@ endpoint_settings read_endpoint_settings(const option_values& options) {
   }
   s.retry.base_delay = base_delay;
 
-  const std::int64_t in_flight = options.get_int("max_in_flight");
-  if (in_flight < 1 || in_flight > 1024)
-    throw std::invalid_argument("option max_in_flight must be in [1, 1024]");
-  s.max_in_flight = static_cast<std::size_t>(in_flight);
+  s.max_in_flight = static_cast<std::size_t>(options.get_int_in("max_in_flight", 1, 1024));
   return s;
 }
 

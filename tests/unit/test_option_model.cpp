@@ -3,8 +3,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "errors.hpp"
@@ -102,4 +104,26 @@ TEST_CASE("a component option takes a component's name or its spec, nothing else
   CHECK_THROWS_WITH_AS(sqlmorph::core::checked_component_value("row_matcher 'x'", cells, spec_value(0.5)),
                        "row_matcher 'x': option 'cells' must be of type cell_matcher, got a double",
                        usage_error);
+}
+
+TEST_CASE("a component reads a bounded integer option with one message format") {
+  sqlmorph::option_values o;
+  o.set("n", std::int64_t{5});
+  CHECK(o.get_int_in("n", 5, 5) == 5);
+  CHECK(o.get_int_at_least("n", 5) == 5);
+  const auto message = [&](auto read) {
+    try {
+      read();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  CHECK(message([&] { o.get_int_in("n", 6, 10); }) == "option n must be in [6, 10]");
+  CHECK(message([&] { o.get_int_in("n", 0, 4, "seconds"); }) == "option n must be in [0, 4] seconds");
+  CHECK(message([&] { o.get_int_at_least("n", 6); }) == "option n must be at least 6");
+  // A value beyond an int's range is refused, not cut down to one that passes.
+  o.set("n", std::int64_t{(std::int64_t{1} << 32) + 3});
+  CHECK(message([&] { o.get_int_in("n", 0, 15); }) == "option n must be in [0, 15]");
+  CHECK(message([&] { o.get_int_in("missing", 0, 1); }) == "option 'missing' is not set");
 }
