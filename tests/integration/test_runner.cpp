@@ -923,17 +923,22 @@ namespace {
 
 // Example "stuck" runs until its 3 s timeout stops it (however fast the machine); the 40 others
 // are instant and finish on the other worker meanwhile, past the example the writer waits for.
+// A case line whose prediction counts without end (it stops at its time limit), gold SELECT 1.
+std::string stuck_case(const std::string& id) {
+  return json{{"id", id},
+              {"db", demo_db().string()},
+              {"gold", "SELECT 1"},
+              {"pred",
+               "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"}}
+             .dump() +
+         "\n";
+}
+
 std::filesystem::path stuck_then_quick(const test::temp_dir& dir) {
   const auto cases = dir.path() / "cases.jsonl";
   {
     std::ofstream out(cases);
-    out << json{{"id", "stuck"},
-                {"db", demo_db().string()},
-                {"gold", "SELECT 1"},
-                {"pred",
-                 "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"}}
-               .dump()
-        << "\n";
+    out << stuck_case("stuck");
     for (int i = 0; i < 40; ++i)
       out << json{{"id", "quick" + std::to_string(i)},
                   {"db", demo_db().string()},
@@ -970,15 +975,7 @@ TEST_CASE("progress names both questions of a unit that joins two asking for the
   const auto cases = dir.path() / "cases.jsonl";
   {
     std::ofstream out(cases);
-    for (const char* id : {"stuck", "after"}) {
-      out << json{{"id", id},
-                  {"db", demo_db().string()},
-                  {"gold", "SELECT 1"},
-                  {"pred",
-                   "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"}}
-                 .dump()
-          << "\n";
-    }
+    out << stuck_case("stuck") << stuck_case("after");  // (the same answer: "after" is a copy)
   }
   const auto r = run_sqlmorph({"--config", config_arg(), "eval", "--cases", cases.string(), "--techniques",
                                "execution_accuracy", "--pred-timeout", "3", "--out",
