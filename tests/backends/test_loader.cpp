@@ -189,13 +189,15 @@ TEST_CASE(
     CREATE TABLE "orders" (id INTEGER PRIMARY KEY, note TEXT);
     INSERT INTO orders(note) VALUES ('a\b'), ('line
 break'), ('\N'), (printf('%.600c', 'x'));
+    CREATE TABLE pad (v TEXT);
+    INSERT INTO pad VALUES ('a'), ('a '), ('A');
   )");
   const std::string to = "mysql:" + test::mariadb().target("{db_id}", "root");
   const auto r = test::run_loader(
       {"--from", "sqlite:" + file.string(), "--to", to, "--replace", "--grant", "sqlmorph_reader"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("sqlmorph_load_maria: 2 tables, 8 rows") != std::string::npos);
+  CHECK(r.out.find("sqlmorph_load_maria: 3 tables, 11 rows") != std::string::npos);
   CHECK(r.out.find("1 values had invalid UTF-8, replaced by U+FFFD") != std::string::npos);
   const std::string db = "sqlmorph_load_maria";
   const auto type_of = [&](const std::string& column) {
@@ -218,7 +220,7 @@ break'), ('\N'), (printf('%.600c', 'x'));
                                   "' AND TABLE_NAME = 'orders' AND COLUMN_NAME = 'note'") == "longtext");
   CHECK(test::maria_value(
             db, "SELECT DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '" + db +
-                    "'") == "utf8mb4_bin");
+                    "'") == "utf8mb4_nopad_bin");
 
   // Read back through the backend, as the reading account: every value as it was in SQLite.
   auto c = test::registry()
@@ -243,6 +245,15 @@ break'), ('\N'), (printf('%.600c', 'x'));
   CHECK(test::show(notes.rows.cell(0, 0)) == "text a\\b");
   CHECK(test::show(notes.rows.cell(1, 0)) == "text line\nbreak");
   CHECK(test::show(notes.rows.cell(2, 0)) == "text \\N");  // the text, not a NULL
+  // Text compares byte for byte, trailing spaces included, as in SQLite (utf8mb4_bin would take 'a '
+  // for 'a').
+  const query_outcome pad = c.conn->execute(
+      "SELECT (SELECT COUNT(DISTINCT v) FROM pad), (SELECT COUNT(*) FROM pad WHERE v = 'a'), "
+      "(SELECT COUNT(*) FROM pad GROUP BY v ORDER BY COUNT(*) DESC LIMIT 1)",
+      {});
+  INFO(pad.message);
+  REQUIRE(pad.ok());
+  CHECK(shown_rows(pad.rows) == std::vector<std::string>{"integer 3 | integer 1 | integer 1"});
   // The reading account may read and nothing else.
   CHECK(test::maria_value("", "SHOW GRANTS FOR 'sqlmorph_reader'@'localhost'") ==
         "GRANT USAGE ON *.* TO `sqlmorph_reader`@`localhost`");

@@ -93,7 +93,7 @@ std::string maria_value(const std::string& database, const std::string& sql) {
 
 void maria_recreate_database(const std::string& database) {
   maria_exec("", "DROP DATABASE IF EXISTS `" + database + "`; CREATE DATABASE `" + database +
-                     "` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+                     "` CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin");
 }
 
 void maria_grant_reader(const std::string& database) {

@@ -1,5 +1,6 @@
-// Loading into MySQL/MariaDB: each database created with utf8mb4 and its binary collation under a
-// named lock, tables filled with LOAD DATA LOCAL, an account that may only read them.
+// Loading into MySQL/MariaDB: each database created with utf8mb4 and a binary collation that keeps
+// trailing spaces (NO PAD) under a named lock, tables filled with LOAD DATA LOCAL, an account that
+// may only read them.
 
 #include <optional>
 
@@ -38,6 +39,11 @@ class mysql_destination final : public destination {
     }
     account_ = o_.grant.empty() ? std::string() : mysql_account(o_.grant);
     sink_.emplace(with_db(o_.target, "mysql"));
+    // Byte-wise as SQLite compares: utf8mb4_bin pads (in it 'a' = 'a ', and DISTINCT or GROUP BY
+    // takes them for one value); MariaDB's utf8mb4_nopad_bin and MySQL 8's utf8mb4_0900_bin do not.
+    collation_ = sink_->value(
+        "SELECT COALESCE(MAX(COLLATION_NAME), 'utf8mb4_bin') FROM information_schema.COLLATIONS WHERE "
+        "COLLATION_NAME IN ('utf8mb4_nopad_bin', 'utf8mb4_0900_bin')");
     if (!account_.empty()) sink_->exec("CREATE USER IF NOT EXISTS " + account_);
   }
 
@@ -54,7 +60,7 @@ class mysql_destination final : public destination {
     }
     const std::string db = mysql_identifier(name);
     sink_->exec("DROP DATABASE IF EXISTS " + db);
-    sink_->exec("CREATE DATABASE " + db + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+    sink_->exec("CREATE DATABASE " + db + " CHARACTER SET utf8mb4 COLLATE " + collation_);
   }
 
   std::vector<std::string> load_table(const table_plan& t, const row_lines& rows) override {
@@ -88,6 +94,7 @@ class mysql_destination final : public destination {
   destination_options o_;
   std::optional<mysql_sink> sink_;
   std::string account_;
+  std::string collation_;  // the databases' (a name from information_schema)
   std::string name_;
   std::string lock_;
 };
