@@ -267,4 +267,13 @@ std::string_view first_statement(std::string_view sql) {
   return sql;
 }
 
+std::string quote_sql_name(std::string_view name) {
+  std::string out = "\"";
+  for (const char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 }  // namespace sqlmorph

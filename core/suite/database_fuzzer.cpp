@@ -98,9 +98,9 @@ fuzz_plan plan_fuzzing(sqlite_database& original, const std::vector<std::string>
     for (const column_info& c : t.columns) {
       std::vector<sql_value> pool;
       std::set<std::string> keys;
-      for (auto& r : original.rows("SELECT DISTINCT " + quote_name(c.name) + " FROM " + quote_name(t.name) +
-                                   " WHERE " + quote_name(c.name) + " IS NOT NULL LIMIT " +
-                                   std::to_string(options.samples_per_column))) {
+      for (auto& r : original.rows("SELECT DISTINCT " + quote_sql_name(c.name) + " FROM " +
+                                   quote_sql_name(t.name) + " WHERE " + quote_sql_name(c.name) +
+                                   " IS NOT NULL LIMIT " + std::to_string(options.samples_per_column))) {
         if (keys.insert(r[0].key()).second) pool.push_back(std::move(r[0]));
       }
       const value_kind kind = column_value_kind(c.declared_type, c.name, pool);
@@ -167,7 +167,7 @@ void write_fuzzed_database(const fuzz_plan& plan, const std::filesystem::path& f
   for (const std::size_t t : plan.fill_order) {
     const table_info& table = s.tables[t];
     const std::size_t n = static_cast<std::size_t>(random.between(1, static_cast<std::int64_t>(max_rows)));
-    std::string insert = "INSERT INTO " + quote_name(table.name) + " VALUES (";
+    std::string insert = "INSERT INTO " + quote_sql_name(table.name) + " VALUES (";
     for (std::size_t c = 0; c < table.columns.size(); ++c) insert += c == 0 ? "?" : ", ?";
     insert += ")";
     // The columns of each unique set, and the keys already used.

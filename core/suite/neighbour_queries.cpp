@@ -50,13 +50,7 @@ std::string as_identifier(const std::string& name) {
   for (const char c : name)
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
       plain = false;
-  if (plain) return name;
-  std::string out = "\"";
-  for (const char c : name) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
+  return plain ? name : quote_sql_name(name);
 }
 
 std::string format_real(double v) {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <sqlite3.h>
+#include <sqlmorph/sql_lexer.hpp>
 
 namespace sqlmorph::core::suite {
 namespace {
@@ -60,15 +61,6 @@ std::string sql_value::key() const {
       return "b:" + text;
   }
   return "n";
-}
-
-std::string quote_name(std::string_view name) {
-  std::string out = "\"";
-  for (const char c : name) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 sqlite_database::sqlite_database(const std::filesystem::path& file, mode m) : file_(file) {
@@ -171,7 +163,7 @@ schema_info read_schema(sqlite_database& db) {
     table_info t;
     t.name = row[1].text;
     t.create_sql = row[2].text;
-    for (const auto& c : db.rows("PRAGMA table_info(" + quote_name(t.name) + ")")) {
+    for (const auto& c : db.rows("PRAGMA table_info(" + quote_sql_name(t.name) + ")")) {
       column_info col;
       col.name = c[1].text;
       col.declared_type = c[2].text;
@@ -192,17 +184,17 @@ schema_info read_schema(sqlite_database& db) {
           if (c.pk == 1 && lower(c.declared_type) == "integer") t.has_rowid_alias = true;
       }
     }
-    for (const auto& idx : db.rows("PRAGMA index_list(" + quote_name(t.name) + ")")) {
+    for (const auto& idx : db.rows("PRAGMA index_list(" + quote_sql_name(t.name) + ")")) {
       if (idx[2].integer == 0) continue;  // not unique
       std::vector<std::string> cols;
-      for (const auto& ic : db.rows("PRAGMA index_info(" + quote_name(idx[1].text) + ")"))
+      for (const auto& ic : db.rows("PRAGMA index_info(" + quote_sql_name(idx[1].text) + ")"))
         if (ic[2].type == sql_value::kind::text) cols.push_back(ic[2].text);
       if (!cols.empty() && std::find(t.unique.begin(), t.unique.end(), cols) == t.unique.end())
         t.unique.push_back(std::move(cols));
     }
     // PRAGMA foreign_key_list: id, seq, table, from, to, ...; one row per column of each key.
     std::int64_t current = -1;
-    for (const auto& fk : db.rows("PRAGMA foreign_key_list(" + quote_name(t.name) + ")")) {
+    for (const auto& fk : db.rows("PRAGMA foreign_key_list(" + quote_sql_name(t.name) + ")")) {
       if (fk[0].integer != current) {
         current = fk[0].integer;
         t.foreign_keys.push_back({{}, fk[2].text, {}});
@@ -221,7 +213,7 @@ std::string dump_database(const std::filesystem::path& file) {
   std::string out;
   for (const table_info& t : s.tables) {
     std::vector<std::string> lines;
-    for (const auto& row : db.rows("SELECT * FROM " + quote_name(t.name))) {
+    for (const auto& row : db.rows("SELECT * FROM " + quote_sql_name(t.name))) {
       std::string line = t.name;
       for (const sql_value& v : row) line += "\t" + v.key();
       lines.push_back(std::move(line));

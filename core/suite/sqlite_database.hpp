@@ -92,7 +92,4 @@ schema_info read_schema(sqlite_database& db);
 /// lines): equal dumps, equal contents, whatever the file's bytes.
 std::string dump_database(const std::filesystem::path& file);
 
-/// `name` quoted as a SQL identifier ("...").
-std::string quote_name(std::string_view name);
-
 }  // namespace sqlmorph::core::suite

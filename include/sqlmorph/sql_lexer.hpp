@@ -9,6 +9,7 @@
 /// Python's `\w`). Concatenating the token texts gives back the input exactly.
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -51,5 +52,9 @@ bool has_top_level_order_by(std::string_view sql);
 /// The text of the first statement: everything up to and including the first `;` at parenthesis
 /// depth 0 (as `sqlparse.parse(sql)[0]` keeps it), or the whole text when there is none.
 std::string_view first_statement(std::string_view sql);
+
+/// `name` as a double-quoted SQL name, a `"` inside doubled (`a"b` → `"a""b"`): the standard form,
+/// which SQLite, PostgreSQL and DuckDB read back as `name` whatever it holds.
+std::string quote_sql_name(std::string_view name);
 
 }  // namespace sqlmorph

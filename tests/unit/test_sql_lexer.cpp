@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include <sqlite3.h>
 #include <sqlmorph/sql_lexer.hpp>
 
 using namespace sqlmorph;
@@ -114,4 +115,24 @@ TEST_CASE("a dot, digits and letters (.5x) are lexed as '.' then a word, and the
   CHECK(words("SELECT .5abc") == std::vector<std::string>{"SELECT", "5abc"});
   const auto number = lex_sql(".5 ");
   CHECK(number[0].kind == sql_token_kind::number);
+}
+
+TEST_CASE("a name quoted for SQL reads back as itself in SQLite") {
+  CHECK(sqlmorph::quote_sql_name("Net Worth") == "\"Net Worth\"");
+  CHECK(sqlmorph::quote_sql_name("a\"b") == "\"a\"\"b\"");
+  CHECK(sqlmorph::quote_sql_name("") == "\"\"");
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(":memory:", &db) == SQLITE_OK);
+  for (const std::string name : {"plain", "two words", "quo\"te", "\"\"", "semi;colon", "select"}) {
+    CAPTURE(name);
+    const std::string sql = "CREATE TABLE " + sqlmorph::quote_sql_name(name) + " (x)";
+    CHECK(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master ORDER BY rowid DESC LIMIT 1", -1, &st,
+                               nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+    CHECK(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)) == name);
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
 }

@@ -1,4 +1,5 @@
 #include "duckdb_sink.hpp"
+#include <sqlmorph/sql_lexer.hpp>
 
 namespace sqlmorph::load {
 namespace {
@@ -36,15 +37,6 @@ const char* duckdb_type_name(const column_plan& c) noexcept {
       return "BLOB";
   }
   return "VARCHAR";
-}
-
-std::string duckdb_identifier(const std::string& name) {
-  std::string out = "\"";
-  for (const char c : name) {
-    out += c;
-    if (c == '"') out += '"';
-  }
-  return out + "\"";
 }
 
 std::vector<std::optional<std::string>> copy_fields(std::string_view line) {
@@ -115,10 +107,10 @@ void duckdb_sink::exec(const std::string& sql) {
 }
 
 void duckdb_sink::load_table(const table_plan& table, const row_lines& produce) {
-  const std::string name = duckdb_identifier(table.source_name);
+  const std::string name = quote_sql_name(table.source_name);
   std::string columns;
   for (const column_plan& c : table.columns) {
-    columns += (columns.empty() ? "" : ", ") + duckdb_identifier(c.source_name) + " " + duckdb_type_name(c);
+    columns += (columns.empty() ? "" : ", ") + quote_sql_name(c.source_name) + " " + duckdb_type_name(c);
   }
   exec("BEGIN TRANSACTION");
   exec("CREATE TABLE " + name + " (" + columns + ")");

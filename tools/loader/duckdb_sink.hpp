@@ -44,9 +44,6 @@ class duckdb_sink {
 /// DuckDB's column type for a planned column.
 const char* duckdb_type_name(const column_plan& c) noexcept;
 
-/// `name` as a DuckDB identifier (double-quoted).
-std::string duckdb_identifier(const std::string& name);
-
 /// The fields of a COPY text line (its newline, if any, aside): unescaped, NULL (`\N`) as nullopt.
 std::vector<std::optional<std::string>> copy_fields(std::string_view line);
 

@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include <sqlmorph/sql_lexer.hpp>
 #include "destination.hpp"
 #include "postgres_sink.hpp"
 
@@ -33,11 +34,11 @@ class postgres_destination final : public destination {
     std::string columns;
     std::vector<std::string> types;
     for (const column_plan& c : t.columns) {
-      columns += (columns.empty() ? "" : ", ") + quote_identifier(c.target_name);
+      columns += (columns.empty() ? "" : ", ") + quote_sql_name(c.target_name);
       types.emplace_back(type_name(c.type));
     }
-    db_->copy_in("COPY " + quote_identifier(t.target_name) + " (" + columns + ") FROM STDIN", rows);
-    check_row_count(name_, t, db_->value("SELECT count(*) FROM " + quote_identifier(t.target_name)));
+    db_->copy_in("COPY " + quote_sql_name(t.target_name) + " (" + columns + ") FROM STDIN", rows);
+    check_row_count(name_, t, db_->value("SELECT count(*) FROM " + quote_sql_name(t.target_name)));
     return types;
   }
 

@@ -1,4 +1,5 @@
 #include "postgres_sink.hpp"
+#include <sqlmorph/sql_lexer.hpp>
 
 namespace sqlmorph::load {
 
@@ -99,21 +100,21 @@ void create_database(postgres_sink& admin, const std::string& name, bool replace
       !admin.value("SELECT 1 FROM pg_database WHERE datname = " + quote_literal(name)).empty();
   if (exists && !replace)
     throw load_error("database " + name + " already exists (--replace drops and loads it again)");
-  if (exists) admin.exec("DROP DATABASE " + quote_identifier(name) + " WITH (FORCE)");
-  admin.exec("CREATE DATABASE " + quote_identifier(name) +
+  if (exists) admin.exec("DROP DATABASE " + quote_sql_name(name) + " WITH (FORCE)");
+  admin.exec("CREATE DATABASE " + quote_sql_name(name) +
              " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'");
 }
 
 void create_table(postgres_sink& db, const table_plan& table, bool primary_key) {
-  std::string sql = "CREATE TABLE " + quote_identifier(table.target_name) + " (";
+  std::string sql = "CREATE TABLE " + quote_sql_name(table.target_name) + " (";
   for (std::size_t i = 0; i < table.columns.size(); ++i) {
-    sql += (i ? ", " : "") + quote_identifier(table.columns[i].target_name) + " " +
+    sql += (i ? ", " : "") + quote_sql_name(table.columns[i].target_name) + " " +
            type_name(table.columns[i].type);
   }
   if (primary_key && !table.primary_key.empty()) {
     sql += ", PRIMARY KEY (";
     for (std::size_t i = 0; i < table.primary_key.size(); ++i)
-      sql += (i ? ", " : "") + quote_identifier(table.primary_key[i]);
+      sql += (i ? ", " : "") + quote_sql_name(table.primary_key[i]);
     sql += ")";
   }
   db.exec(sql + ")");
@@ -124,8 +125,7 @@ void create_reader_roles(postgres_sink& admin, const std::string& role, int work
   // same moment, which exec_creating takes as success.
   admin.lock("roles");
   const auto create = [&](const std::string& name) {
-    admin.exec_creating("CREATE ROLE " + quote_identifier(name) +
-                        " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE");
+    admin.exec_creating("CREATE ROLE " + quote_sql_name(name) + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE");
     if (admin.value("SELECT rolsuper::text FROM pg_roles WHERE rolname = " + quote_literal(name)) == "true") {
       throw load_error("role " + name + " is a superuser: a reading role must not be one");
     }
@@ -134,18 +134,18 @@ void create_reader_roles(postgres_sink& admin, const std::string& role, int work
   for (int n = 1; n <= workers; ++n) {
     const std::string worker = role + "_" + std::to_string(n);
     create(worker);
-    admin.exec("GRANT " + quote_identifier(role) + " TO " + quote_identifier(worker));
+    admin.exec("GRANT " + quote_sql_name(role) + " TO " + quote_sql_name(worker));
   }
   admin.unlock("roles");
 }
 
 void grant_reader(postgres_sink& admin, postgres_sink& db, const std::string& database,
                   const std::string& role) {
-  admin.exec("REVOKE ALL ON DATABASE " + quote_identifier(database) + " FROM PUBLIC");
-  admin.exec("GRANT CONNECT ON DATABASE " + quote_identifier(database) + " TO " + quote_identifier(role));
+  admin.exec("REVOKE ALL ON DATABASE " + quote_sql_name(database) + " FROM PUBLIC");
+  admin.exec("GRANT CONNECT ON DATABASE " + quote_sql_name(database) + " TO " + quote_sql_name(role));
   db.exec("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
-  db.exec("GRANT USAGE ON SCHEMA public TO " + quote_identifier(role));
-  db.exec("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + quote_identifier(role));
+  db.exec("GRANT USAGE ON SCHEMA public TO " + quote_sql_name(role));
+  db.exec("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + quote_sql_name(role));
 }
 
 }  // namespace sqlmorph::load

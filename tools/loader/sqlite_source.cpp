@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <sqlmorph/sql_lexer.hpp>
 
 namespace sqlmorph::load {
 namespace {
@@ -23,15 +24,6 @@ struct statement {
                         : std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(s, col)));
   }
 };
-
-std::string sqlite_quote(const std::string& name) {
-  std::string out = "\"";
-  for (const char c : name) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 bool contains_ci(std::string haystack, const char* needle) {
   std::transform(haystack.begin(), haystack.end(), haystack.begin(),
@@ -113,10 +105,6 @@ std::string target_identifier(const std::string& name) {
   return out;
 }
 
-std::string quote_identifier(const std::string& name) {
-  return sqlite_quote(name);
-}  // the same rule
-
 sqlite_source::sqlite_source(const std::filesystem::path& file) : file_(file) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec))
@@ -153,7 +141,7 @@ std::vector<table_plan> sqlite_source::plan_tables(bool temporal_types) {
     if (!table_names.insert(t.target_name).second) {
       throw load_error(file_.string() + ": two tables are both '" + t.target_name + "' once lower-cased");
     }
-    statement info(db_, "PRAGMA table_info(" + sqlite_quote(t.source_name) + ")");
+    statement info(db_, "PRAGMA table_info(" + quote_sql_name(t.source_name) + ")");
     std::set<std::string> names;
     std::vector<std::pair<int, std::string>> key;  // (position in the key, column)
     while (sqlite3_step(info.s) == SQLITE_ROW) {
@@ -173,8 +161,8 @@ std::vector<table_plan> sqlite_source::plan_tables(bool temporal_types) {
     // Storage classes actually present, column by column.
     std::string select = "SELECT ";
     for (std::size_t i = 0; i < t.columns.size(); ++i)
-      select += (i ? ", " : "") + sqlite_quote(t.columns[i].source_name);
-    statement rows(db_, select + " FROM " + sqlite_quote(t.source_name));
+      select += (i ? ", " : "") + quote_sql_name(t.columns[i].source_name);
+    statement rows(db_, select + " FROM " + quote_sql_name(t.source_name));
     while (sqlite3_step(rows.s) == SQLITE_ROW) {
       ++t.rows;
       for (std::size_t i = 0; i < t.columns.size(); ++i) {
@@ -221,8 +209,8 @@ void sqlite_source::copy_rows(const table_plan& table, const std::function<void(
                               text_repairs& repairs) {
   std::string select = "SELECT ";
   for (std::size_t i = 0; i < table.columns.size(); ++i)
-    select += (i ? ", " : "") + sqlite_quote(table.columns[i].source_name);
-  statement rows(db_, select + " FROM " + sqlite_quote(table.source_name));
+    select += (i ? ", " : "") + quote_sql_name(table.columns[i].source_name);
+  statement rows(db_, select + " FROM " + quote_sql_name(table.source_name));
   std::string out;
   while (sqlite3_step(rows.s) == SQLITE_ROW) {
     out.clear();

@@ -50,8 +50,6 @@ struct table_plan {
 /// The PostgreSQL name of a SQLite table or column: lower-cased when it is a plain identifier (so
 /// unquoted references in any case find it, as in SQLite), else kept as it is.
 std::string target_identifier(const std::string& name);
-/// `name` as a quoted PostgreSQL identifier.
-std::string quote_identifier(const std::string& name);
 
 class sqlite_source {
  public:
