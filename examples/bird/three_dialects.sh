@@ -24,15 +24,8 @@ command -v sqlite3 >/dev/null || { echo "the sqlite3 shell is needed (apt-get in
 
 rm -rf "$out"
 mkdir -p "$out/db"
-pg_state="$out/pg.env"
-maria_state="$out/maria.env"
-"$root/tests/servers/postgres.sh" start "$pg_state" >/dev/null
-"$root/tests/servers/mariadb.sh" start "$maria_state" >/dev/null
-if [ "${KEEP:-0}" != "1" ]; then
-  trap '"$root/tests/servers/postgres.sh" stop "$pg_state" >/dev/null; "$root/tests/servers/mariadb.sh" stop "$maria_state" >/dev/null' EXIT
-fi
-. "$pg_state"
-. "$maria_state"
+. "$root/examples/lib/servers.sh"
+start_servers "$out"
 
 # The published DDL names each table's primary key in a comment ("-- 4500 rows, primary key:
 # (account_id)"): it becomes a PRIMARY KEY clause, which sqlmorph-load --primary-keys keeps in
@@ -67,19 +60,7 @@ echo "== copied into PostgreSQL and MariaDB (--temporal-types)"
   --to "mysql:socket=$MARIADB_SOCKET user=root database={db_id}"
 
 config="$out/sqlmorph.toml"
-cat >"$config" <<TOML
-[plugins]
-dirs = ["$build/plugins"]
-[lua]
-technique_dirs = ["$build/scripts/techniques"]
-lib_dirs = ["$build/scripts/lib"]
-[backends.pg]
-plugin = "postgres"
-target = "host=$PG_HOST port=$PG_PORT dbname={db_id} user=sqlmorph_reader"
-[backends.maria]
-plugin = "mysql"
-target = "socket=$MARIADB_SOCKET user=sqlmorph_reader database={db_id}"
-TOML
+write_server_config "$config"
 
 # The gold SQL of a dialect as a BIRD prediction file, so the judge checks it.
 as_predictions() {

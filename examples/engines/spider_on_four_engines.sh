@@ -26,15 +26,8 @@ out="$build/spider-four-engines"
 
 rm -rf "$out"
 mkdir -p "$out"
-pg_state="$out/pg.env"
-maria_state="$out/maria.env"
-"$root/tests/servers/postgres.sh" start "$pg_state" >/dev/null
-"$root/tests/servers/mariadb.sh" start "$maria_state" >/dev/null
-if [ "${KEEP:-0}" != "1" ]; then
-  trap '"$root/tests/servers/postgres.sh" stop "$pg_state" >/dev/null; "$root/tests/servers/mariadb.sh" stop "$maria_state" >/dev/null' EXIT
-fi
-. "$pg_state"
-. "$maria_state"
+. "$root/examples/lib/servers.sh"
+start_servers "$out"
 
 echo "== the Spider dev databases copied into PostgreSQL, MariaDB and DuckDB files"
 "$build/sqlmorph-load" --quiet --from "sqlite-dir:$spider/database" --replace --grant sqlmorph_reader \
@@ -47,18 +40,8 @@ echo "== the Spider dev databases copied into PostgreSQL, MariaDB and DuckDB fil
 # sqlmorph's defaults plus three backends, each reaching a database by its db_id with an account
 # (or a file mode) that can only read.
 config="$out/sqlmorph.toml"
-cat >"$config" <<TOML
-[plugins]
-dirs = ["$build/plugins"]
-[lua]
-technique_dirs = ["$build/scripts/techniques"]
-lib_dirs = ["$build/scripts/lib"]
-[backends.pg]
-plugin = "postgres"
-target = "host=$PG_HOST port=$PG_PORT dbname={db_id} user=sqlmorph_reader"
-[backends.maria]
-plugin = "mysql"
-target = "socket=$MARIADB_SOCKET user=sqlmorph_reader database={db_id}"
+write_server_config "$config"
+cat >>"$config" <<TOML
 [backends.duck]
 plugin = "duckdb"
 target = "$out/duckdb/{db_id}/{db_id}.duckdb"
