@@ -7,14 +7,8 @@ set -eu
 source_dir="$1"
 build_dir="$2"
 bird="$source_dir/../shared/benchmarks/bird-minidev"
-if [ ! -f "$bird/mini_dev_mysql.json" ]; then
-  if [ "${SQLMORPH_REQUIRE_SHARED:-}" = "1" ]; then
-    echo "FAIL: ../shared is required (SQLMORPH_REQUIRE_SHARED=1) but missing" >&2
-    exit 1
-  fi
-  echo "SQLMORPH-SKIP: ../shared (BIRD mini-dev) is not next to the checkout"
-  exit 0
-fi
+. "$source_dir/tests/support/require_shared.sh"
+require_shared "$bird/mini_dev_mysql.json" "BIRD mini-dev"
 out="$(BUILD_DIR="$build_dir" "$source_dir/examples/bird/three_dialects.sh" "$bird")"
 echo "$out"
 for line in "sqlite     on sqlite gold         500/500 bind" "postgresql on pg     gold         500/500 bind" \

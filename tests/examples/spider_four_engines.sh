@@ -8,14 +8,8 @@ set -eu
 source_dir="$1"
 build_dir="$2"
 spider="$source_dir/../shared/benchmarks/spider-dev"
-if [ ! -f "$spider/dev_gold.sql" ]; then
-  if [ "${SQLMORPH_REQUIRE_SHARED:-}" = "1" ]; then
-    echo "FAIL: ../shared is required (SQLMORPH_REQUIRE_SHARED=1) but missing" >&2
-    exit 1
-  fi
-  echo "SQLMORPH-SKIP: ../shared (Spider dev) is not next to the checkout"
-  exit 0
-fi
+. "$source_dir/tests/support/require_shared.sh"
+require_shared "$spider/dev_gold.sql" "Spider dev"
 out="$(BUILD_DIR="$build_dir" "$source_dir/examples/engines/spider_on_four_engines.sh")"
 echo "$out"
 for line in "sqlite  db_missing 62, ok 958, pred_error 14" \

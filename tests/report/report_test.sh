@@ -32,14 +32,8 @@ node "$here/report_test.mjs" "$work/demo.html" "$work/demo"
 
 # 2. Spider dev, four systems.
 shared="$source_dir/../shared"
-if [ ! -d "$shared/benchmarks/spider-dev" ]; then
-  if [ "${SQLMORPH_REQUIRE_SHARED:-}" = "1" ]; then
-    echo "FAIL: ../shared is required (SQLMORPH_REQUIRE_SHARED=1) but missing" >&2
-    exit 1
-  fi
-  echo "SQLMORPH-SKIP: ../shared (Spider dev) is not next to the checkout"
-  exit 0
-fi
+. "$source_dir/tests/support/require_shared.sh"
+require_shared "$shared/benchmarks/spider-dev" "Spider dev"
 spider="$shared/benchmarks/spider-dev"
 "$sqlmorph" --config "$source_dir/sqlmorph.toml" -q eval --benchmark spider --gold "$spider/dev_gold.sql" \
   --pred "$spider/predictions/dail-sql-gpt4.sql" --pred "$spider/predictions/c3-gpt35.sql" \

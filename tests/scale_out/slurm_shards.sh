@@ -15,14 +15,8 @@ state="$1"
 sqlmorph="$2"
 source_dir="$3"
 shared="$source_dir/../shared"
-if [ ! -d "$shared/benchmarks/spider-dev" ]; then
-  if [ "${SQLMORPH_REQUIRE_SHARED:-}" = "1" ]; then
-    echo "FAIL: ../shared is required (SQLMORPH_REQUIRE_SHARED=1) but missing" >&2
-    exit 1
-  fi
-  echo "SQLMORPH-SKIP: ../shared (Spider dev) is not next to the checkout"
-  exit 0
-fi
+. "$source_dir/tests/support/require_shared.sh"
+require_shared "$shared/benchmarks/spider-dev" "Spider dev"
 # shellcheck disable=SC1090
 . "$state"
 export SLURM_CONF
