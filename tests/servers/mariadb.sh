@@ -20,20 +20,7 @@ if [ -z "$command" ] || [ -z "$state" ]; then
   exit 2
 fi
 
-stop_server() {
-  dir="$1"
-  pid_file="$dir/mariadb.pid"
-  if [ -f "$pid_file" ]; then
-    pid="$(cat "$pid_file")"
-    kill "$pid" 2>/dev/null || true
-    i=0
-    while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
-      sleep 0.1
-      i=$((i + 1))
-    done
-    kill -9 "$pid" 2>/dev/null || true
-  fi
-}
+. "$(dirname "$0")/stop_pid_file.sh"
 
 case "$command" in
   start)
@@ -75,7 +62,7 @@ case "$command" in
       if [ $i -ge 300 ]; then
         echo "mariadb test server: the server did not start within 30 s; its log:" >&2
         cat "$dir/server.log" >&2 || true
-        stop_server "$dir"
+        stop_pid_file "$dir/mariadb.pid"
         rm -rf "$dir"
         exit 1
       fi
@@ -97,7 +84,7 @@ case "$command" in
     dir="$(sed -n 's/^MARIADB_DIR=//p' "$state")"
     case "$dir" in
       /tmp/sqlmorph-mariadb.*)
-        stop_server "$dir"
+        stop_pid_file "$dir/mariadb.pid"
         rm -rf "$dir"
         ;;
     esac

@@ -27,19 +27,7 @@ while True:
     if str(p) not in sys.argv[1:]: print(p); break' "$@"
 }
 
-stop_pidfile() {
-  pidfile="$1"
-  [ -f "$pidfile" ] || return 0
-  pid="$(cat "$pidfile" 2>/dev/null || true)"
-  [ -n "$pid" ] || return 0
-  kill "$pid" 2>/dev/null || return 0
-  i=0
-  while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
-    sleep 0.1
-    i=$((i + 1))
-  done
-  kill -9 "$pid" 2>/dev/null || true
-}
+. "$(dirname "$0")/stop_pid_file.sh"
 
 case "$command" in
   start)
@@ -134,8 +122,8 @@ EOF
     if [ -n "${SLURM_CONF:-}" ] && [ -f "$SLURM_CONF" ]; then
       SLURM_CONF="$SLURM_CONF" scancel --quiet --user=root 2>/dev/null || true
     fi
-    stop_pidfile "$SLURM_DIR/slurmd.pid"
-    stop_pidfile "$SLURM_DIR/slurmctld.pid"
+    stop_pid_file "$SLURM_DIR/slurmd.pid"
+    stop_pid_file "$SLURM_DIR/slurmctld.pid"
     case "$SLURM_DIR" in
       /tmp/sqlmorph-slurm.*) rm -rf "$SLURM_DIR" ;;
     esac
