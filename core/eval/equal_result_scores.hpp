@@ -1,9 +1,10 @@
 #pragma once
-// The scores of one question's predictions, by the contents of the results they were computed
-// from. Systems often return the same rows from different SQL; under a technique that reads only
-// the two results and the gold SQL (technique::reads_only_results), such predictions score the same,
-// so the evaluation of one question (a work unit, unit_evaluation.hpp) scores each distinct pair of
-// results once and gives the later predictions a copy. Results are compared by their digests
+// The scores of one unit of work's predictions (one question, or two asking for the same gold query:
+// runner/work_plan.hpp), by the contents of the results they were computed from. Systems often
+// return the same rows from different SQL; under a technique that reads only the two results and
+// the gold SQL (technique::reads_only_results), such predictions score the same, so the evaluation
+// of a unit (unit_evaluation.hpp) scores each distinct pair of results once and gives the later
+// predictions a copy. Results are compared by their digests
 // (result_digest.hpp).
 
 #include <cstdint>

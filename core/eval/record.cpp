@@ -14,7 +14,9 @@ void relabel(record& r, const example& ex) {
   r.id_is_number = ex.id_is_number;
   r.db_id = ex.db_id;
   r.system = ex.system;
-  r.difficulty = ex.difficulty;
+  // An example without a difficulty keeps the one its record was given from the gold query (Spider
+  // exact match's hardness): the examples that share a record share their gold query.
+  if (!ex.difficulty.empty() || r.difficulty.empty()) r.difficulty = ex.difficulty;
 }
 
 std::string_view example_status_name(example_status s) noexcept {

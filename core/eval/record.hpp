@@ -94,7 +94,8 @@ class stopwatch {
 
 /// A record of `ex` for `technique`, labelled with the example's id, database, system and difficulty.
 record record_of(const example& ex, std::string technique);
-/// Gives `r` the labels of `ex` (a record computed once for several examples with the same answer).
+/// Gives `r` the labels of `ex` (a record computed once for several examples with the same answer);
+/// a difficulty `ex` lacks stays as `r` has it.
 void relabel(record& r, const example& ex);
 
 }  // namespace sqlmorph::core

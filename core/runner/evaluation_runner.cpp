@@ -157,7 +157,9 @@ void note_uncached_servers(const std::vector<example>& examples, const evaluatio
 
 evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings) {
   const stopwatch run_clock;
-  const std::vector<work_unit> units = plan_work(examples);
+  const std::vector<work_unit> units = settings.unit_sizes.empty()
+                                           ? plan_work(examples)
+                                           : consecutive_units(settings.unit_sizes, examples.size());
   const auto& techniques = settings.techniques;
   const auto& judges = settings.judges;
   check_unique_judge_names(judges);
@@ -249,9 +251,10 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     std::string running;
     if (const auto longest = pool->longest_running(); longest && longest->second >= 2.0) {
       const example& ex = examples[units[longest->first].examples.front()];
-      const example& last = examples[units[longest->first].examples.back()];  // (another item: joined)
+      const example& last = examples[units[longest->first].examples.back()];
+      const bool joined = last.item != ex.item || (ex.item.empty() && &last != &ex);  // (two questions)
       running = (ex.item.empty() ? ex.id : ex.item) +
-                (last.item != ex.item ? " and " + (last.item.empty() ? last.id : last.item) : "") +
+                (joined ? " and " + (last.item.empty() ? last.id : last.item) : "") +
                 (ex.db_id.empty() ? "" : " (" + ex.db_id + ")") + " for " +
                 std::to_string(static_cast<long>(longest->second)) + " s";
     }

@@ -58,6 +58,10 @@ struct evaluation_settings {
   std::vector<configured_judge> judges;
   /// Where results.jsonl, summary.json and run.json go; nothing is written when empty.
   std::optional<std::filesystem::path> out_dir;
+  /// The units of work as counts of consecutive examples, when the examples are a shard of a larger
+  /// run (select_shard): that run's units, which planning the shard's examples alone could cut
+  /// otherwise (two units it keeps apart may be neighbours in the shard). Empty: plan_work.
+  std::vector<std::size_t> unit_sizes;
   script_error_policy on_script_error = script_error_policy::mark;
   /// Workers; 0 means one per hardware thread.
   unsigned jobs = 0;

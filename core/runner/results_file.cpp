@@ -83,9 +83,8 @@ results_file::results_file(std::filesystem::path file, bool resume, std::size_t 
       }
       if (!checks[unit].matches(bytes)) {
         spdlog::warn(
-            "resume: {} lines {}-{} differ from what this run wrote (edited?); evaluating them and what "
-            "follows "
-            "again",
+            "resume: {} lines {}-{} differ from what this run wrote (edited, or written by a sqlmorph older "
+            "than 2026-11-27, which cut runs into other units?); evaluating them and what follows again",
             file_.string(), unit_line, line - 1);
         break;
       }

@@ -145,6 +145,7 @@ std::vector<example> select_shard(const std::vector<example>& examples, shard_sp
          unit_keys_digest(unit_record_keys(units[u], examples, settings.techniques,
                                            settings.exact_match != nullptr, settings.judges))});
     for (const std::size_t i : units[u].examples) mine.push_back(examples[i]);
+    settings.unit_sizes.push_back(units[u].examples.size());
   }
   settings.manifest["shard"] = run.to_json();
   return mine;

@@ -7,11 +7,11 @@ namespace sqlmorph::core {
 namespace {
 
 // Everything an evaluation reads from its example (beyond its labels) is equal: the queries, where
-// they run, and what a judge would read.
+// they run, what a judge would read, and the difficulty its evidence names.
 bool same_evaluation(const example& a, const example& b) {
   return a.pred == b.pred && a.gold == b.gold && a.db == b.db && a.db_id == b.db_id &&
          a.gold_backend == b.gold_backend && a.pred_backend == b.pred_backend && a.question == b.question &&
-         a.evidence == b.evidence;
+         a.evidence == b.evidence && a.difficulty == b.difficulty;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
-// Evaluating one unit of work — every system's answer to one benchmark item. Systems often give
-// the same answer: an example whose database, backends, queries, question and evidence equal an
-// earlier example of the unit is not evaluated again; it gets copies of that example's records, relabelled
+// Evaluating one unit of work — every system's answer to one benchmark item, or to two that ask for
+// the same gold query (work_plan.hpp). Systems often give the same answer: an example whose
+// database, backends, queries, question, evidence and difficulty equal an earlier example of the
+// unit is not evaluated again; it gets copies of that example's records, relabelled
 // with its own id and system. A run's cost then follows the distinct answers, not systems × techniques.
 
 #include <cstdint>

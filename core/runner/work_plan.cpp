@@ -1,5 +1,7 @@
 #include "runner/work_plan.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace sqlmorph::core {
@@ -43,6 +45,19 @@ std::vector<work_unit> plan_work(const std::vector<example>& examples) {
     }
   }
   return joined;
+}
+
+std::vector<work_unit> consecutive_units(std::span<const std::size_t> sizes, std::size_t examples) {
+  std::size_t total = 0;
+  for (const std::size_t n : sizes) total += n;
+  if (total != examples || std::find(sizes.begin(), sizes.end(), std::size_t{0}) != sizes.end())
+    throw std::logic_error("consecutive_units: the units' sizes do not add up to the examples");
+  std::vector<work_unit> units(sizes.size());
+  std::size_t next = 0;
+  for (std::size_t u = 0; u < sizes.size(); ++u) {
+    for (std::size_t k = 0; k < sizes[u]; ++k) units[u].examples.push_back(next++);
+  }
+  return units;
 }
 
 }  // namespace sqlmorph::core

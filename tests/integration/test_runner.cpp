@@ -985,6 +985,39 @@ TEST_CASE("progress names both questions of a unit that joins two asking for the
   CHECK(run_json(dir.path() / "out")["statistics"]["units"] == 1);
 }
 
+TEST_CASE("an answer copied within a unit keeps its own example's difficulty, in its records and evidence") {
+  // Two questions asking for one gold query, the same answer, different difficulties: one unit, and
+  // the second is evaluated on its own (its evidence names its difficulty), not copied.
+  test::temp_dir dir;
+  const auto cases = dir.path() / "cases.jsonl";
+  {
+    std::ofstream out(cases);
+    for (const char* level : {"easy", "hard"}) {
+      out << json{{"id", level},
+                  {"db", demo_db().string()},
+                  {"difficulty", level},
+                  {"gold", "SELECT name FROM employees"},
+                  {"pred", "SELECT name FROM employees"}}
+                 .dump()
+          << "\n";
+    }
+  }
+  const auto out = dir.path() / "out";
+  REQUIRE(run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases", cases.string(), "--techniques",
+                        "execution_accuracy", "--out", out.string()})
+              .exit_code == 0);
+  CHECK(run_json(out)["statistics"]["units"] == 1);
+  CHECK(run_json(out)["statistics"]["shared_answers"] == 0);
+  for (const auto& file : {"results.jsonl", "examples.jsonl"}) {
+    const auto lines = read_jsonl(out / file);
+    REQUIRE(lines.size() == 2);
+    for (const json& line : lines) {
+      CAPTURE(line.dump());
+      CHECK(line["difficulty"] == line["id"]);
+    }
+  }
+}
+
 TEST_CASE("SIGINT behind a slow example keeps every example the workers finished") {
   test::temp_dir dir;
   const auto cases = stuck_then_quick(dir);

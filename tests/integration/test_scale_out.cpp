@@ -116,6 +116,21 @@ void check_same_run(const std::filesystem::path& single, const std::filesystem::
   CHECK(rb["merged_from"].is_array());
 }
 
+// `cases` run as `n` shards one after another, merged: the same as the single-machine run `single`.
+void check_shards_merge_into(const test::temp_dir& dir, const std::filesystem::path& cases, int n,
+                             const std::filesystem::path& single) {
+  std::vector<std::filesystem::path> shards;
+  for (int k = 0; k < n; ++k) {
+    shards.push_back(dir.path() / ("shard" + std::to_string(k)));
+    const auto r = run_shard(cases, shards.back(), k, n);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  }
+  const auto merged = dir.path() / "merged";
+  const auto r = merge(shards, merged);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  check_same_run(single, merged);
+}
+
 }  // namespace
 
 TEST_CASE("--shard K/N is parsed strictly") {
@@ -169,6 +184,36 @@ TEST_CASE("shards partition the units: each exactly once, whole units, the same 
   }
 }
 
+TEST_CASE(
+    "a shard keeps the whole run's units: questions with one gold query, apart in the run, stay apart") {
+  // Two databases, their questions interleaved: the whole run joins only neighbours with one gold
+  // query (2+3, 6+7); a shard holding one database's questions sees 0, 2, 3, 5 as neighbours.
+  test::temp_dir dir;
+  const auto other_db = dir.path() / "demo_b.sqlite";
+  std::filesystem::copy_file(demo_db(), other_db);
+  const auto cases = dir.path() / "interleaved.jsonl";
+  {
+    std::ofstream out(cases);
+    const char* databases = "ABAABABB";
+    for (int i = 0; i < 8; ++i) {
+      const bool a = databases[i] == 'A';
+      for (const char* system : {"s1", "s2", "s3"}) {
+        out << json{{"id", "q" + std::to_string(i)},
+                    {"system", system},
+                    {"db", (a ? demo_db() : other_db).string()},
+                    {"gold", a ? "SELECT 1" : "SELECT 2"},
+                    {"pred", "SELECT " + std::to_string(i % 3)}}
+                   .dump()
+            << "\n";
+      }
+    }
+  }
+  const auto single = dir.path() / "single";
+  REQUIRE(run_sqlmorph(eval_args(cases, single)).exit_code == 0);
+  CHECK(read_json(single / "run.json")["statistics"]["units"] == 6);
+  check_shards_merge_into(dir, cases, 2, single);
+}
+
 TEST_CASE("N shard runs merged equal the single-machine run, shards run side by side on one gold cache") {
   test::temp_dir dir;
   const auto cases = demo_cases(dir, 40);
@@ -214,16 +259,7 @@ TEST_CASE("more shards than units: the empty shards still merge") {
   const auto cases = demo_cases(dir, 3);
   const auto single = dir.path() / "single";
   REQUIRE(run_sqlmorph(eval_args(cases, single)).exit_code == 0);
-  std::vector<std::filesystem::path> shards;
-  for (int k = 0; k < 5; ++k) {
-    shards.push_back(dir.path() / ("shard" + std::to_string(k)));
-    const auto r = run_shard(cases, shards.back(), k, 5);
-    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  }
-  const auto merged = dir.path() / "merged";
-  const auto r = merge(shards, merged);
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  check_same_run(single, merged);
+  check_shards_merge_into(dir, cases, 5, single);
 }
 
 TEST_CASE("a merge with a missing, cut or foreign shard refuses and lists the units, --resume repairs it") {

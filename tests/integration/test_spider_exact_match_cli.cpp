@@ -297,3 +297,32 @@ print(string.format("system=%s count=%d EM=%.4f easy=%d/%.4f", em.system, em.cou
   CHECK(unused.err.find("sqlmorph.evaluate: 'tables' is read by spider_exact_match only") !=
         std::string::npos);
 }
+
+TEST_CASE("an answer copied from another question keeps the hardness exact match gives its gold query") {
+  // Two questions without a difficulty, one gold query, the same answer: one unit of work, the second
+  // answer a copy of the first's records.
+  test::temp_dir dir;
+  write_file(dir.path() / "tables.json", tables_json);
+  std::string cases;
+  for (const char* id : {"a", "b"}) {
+    cases += json{{"id", id},
+                  {"db_id", "concert"},
+                  {"db", (dir.path() / "concert.sqlite").string()},
+                  {"gold", "SELECT name FROM singer"},
+                  {"pred", "SELECT name FROM singer"}}
+                 .dump() +
+             "\n";
+  }
+  write_file(dir.path() / "cases.jsonl", cases);
+  const auto r = test::run_sqlmorph({"--config", config_arg(), "-q", "eval", "--cases",
+                                     (dir.path() / "cases.jsonl").string(), "--techniques",
+                                     "spider_exact_match", "--tables", (dir.path() / "tables.json").string(),
+                                     "--out", (dir.path() / "out").string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const auto records = read_jsonl(dir.path() / "out/results.jsonl");
+  REQUIRE(records.size() == 2);
+  for (const json& record : records) {
+    CAPTURE(record.dump());
+    CHECK(record["difficulty"] == "easy");
+  }
+}

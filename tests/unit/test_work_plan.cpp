@@ -2,6 +2,7 @@
 // neighbouring items that ask for the same gold query in one unit.
 #include <doctest/doctest.h>
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,4 +80,14 @@ TEST_CASE("items are joined only when their gold query is one: the same SQL, dat
   // Examples without an item are their own units, and joined like items.
   auto loose = answers({{"", "SELECT 1"}, {"", "SELECT 1"}, {"", "SELECT 1"}}, 1);
   CHECK(plan(loose) == std::vector<std::vector<std::size_t>>{{0, 1}, {2}});
+}
+
+TEST_CASE("a shard's units are cut as the whole run's plan gave their sizes") {
+  const auto units = core::consecutive_units(std::vector<std::size_t>{1, 3, 2}, 6);
+  REQUIRE(units.size() == 3);
+  CHECK(units[0].examples == std::vector<std::size_t>{0});
+  CHECK(units[1].examples == std::vector<std::size_t>{1, 2, 3});
+  CHECK(units[2].examples == std::vector<std::size_t>{4, 5});
+  CHECK_THROWS_AS(core::consecutive_units(std::vector<std::size_t>{1, 3}, 6), std::logic_error);
+  CHECK_THROWS_AS(core::consecutive_units(std::vector<std::size_t>{0, 6}, 6), std::logic_error);
 }

@@ -136,8 +136,7 @@ int run(const options& o) {
 int main(int argc, char** argv) {
   CLI::App app{
       "sqlmorph-load: copy SQLite databases into PostgreSQL (C collation), MySQL/MariaDB (utf8mb4, binary, "
-      "NO PAD) or "
-      "DuckDB files; each file becomes a database"};
+      "NO PAD where the server has it) or DuckDB files; each file becomes a database"};
   options o;
   app.add_option("--from", o.from, "sqlite:FILE, or sqlite-dir:DB_ROOT for every DB_ROOT/DB_ID/DB_ID.sqlite")
       ->required();
