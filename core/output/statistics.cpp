@@ -362,20 +362,27 @@ bounded_draws::bounded_draws(std::uint64_t seed, std::uint64_t n, std::uint64_t 
 }
 
 bool bounded_draws::next_many(std::uint32_t* out, std::size_t count) {
+  std::size_t i = 0;
 #if SQLMORPH_HAS_AVX2_PATH
-  if (count >= 8 && processor_has_avx512dq()) return next_many_wide(out, count);
+  if (count >= 8 && processor_has_avx512dq()) {
+    const std::optional<std::size_t> made = next_many_wide(out, count);
+    if (!made) return false;
+    i = *made;
+  }
 #endif
   const std::uint64_t before = rejected_;
-  for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<std::uint32_t>(next());
+  for (; i < count; ++i) out[i] = static_cast<std::uint32_t>(next());
   return rejected_ == before;
 }
 
 #if SQLMORPH_HAS_AVX2_PATH
 // 8 draws at a time: splitmix64 with 64-bit multiplications (AVX512DQ), the high half of
 // magic × draw from four 32-bit products, then the quotient and remainder as remainder() makes
-// them. A rejected draw (draw >= limit) stops it. (The masked forms of the intrinsics: GCC 12
-// warns that the unmasked ones read an uninitialized register.)
-SQLMORPH_AVX512DQ bool bounded_draws::next_many_wide(std::uint32_t* out, std::size_t count) {
+// them, 8 at a time while 8 are left: how many it made, or nothing when a draw was rejected (draw >=
+// limit). (The masked forms of the intrinsics: GCC 12 warns that the unmasked ones read an
+// uninitialized register.)
+SQLMORPH_AVX512DQ std::optional<std::size_t> bounded_draws::next_many_wide(std::uint32_t* out,
+                                                                           std::size_t count) {
   __m512i state = _mm512_add_epi64(
       _mm512_set1_epi64(static_cast<long long>(source_.state())),
       _mm512_maskz_mullo_epi64(0xff, _mm512_set_epi64(8, 7, 6, 5, 4, 3, 2, 1),
@@ -399,7 +406,7 @@ SQLMORPH_AVX512DQ bool bounded_draws::next_many_wide(std::uint32_t* out, std::si
     x = _mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xff, x, 31));
     if (_mm512_cmpge_epu64_mask(x, limit) != 0) {
       ++rejected_;
-      return false;
+      return std::nullopt;
     }
     const __m512i x_high = _mm512_maskz_srli_epi64(0xff, x, 32);
     const __m512i low_low = _mm512_maskz_mul_epu32(0xff, x, magic);
@@ -420,9 +427,7 @@ SQLMORPH_AVX512DQ bool bounded_draws::next_many_wide(std::uint32_t* out, std::si
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm512_maskz_cvtepi64_epi32(0xff, remainder));
   }
   source_.skip(i);
-  const std::uint64_t before = rejected_;
-  for (; i < count; ++i) out[i] = static_cast<std::uint32_t>(next());
-  return rejected_ == before;
+  return i;
 }
 #endif
 

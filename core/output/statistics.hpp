@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <span>
 #include <unordered_map>
@@ -79,7 +80,7 @@ class bounded_draws {
   bool next_many(std::uint32_t* out, std::size_t count);
 
  private:
-  bool next_many_wide(std::uint32_t* out, std::size_t count);
+  std::optional<std::size_t> next_many_wide(std::uint32_t* out, std::size_t count);
   resample_source source_;
   std::uint64_t bound_;
   std::uint64_t magic_ = 0;
