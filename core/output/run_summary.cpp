@@ -412,11 +412,8 @@ std::vector<std::vector<double>> run_summary::breakdown_values(const std::vector
     if (of_top.empty()) return;
     for (const group::entry& e : groups_.items[t].entries) {
       const std::uint32_t number = database ? e.database : e.difficulty;
-      if (number >= of_top.size() || of_top[number] == none) continue;
-      std::vector<double>* values = &sets[4 * static_cast<std::size_t>(of_top[number])];
-      for (std::size_t m = 0; m < 4; ++m) {
-        if (!std::isnan(e.metric[m])) values[m].push_back(e.metric[m]);
-      }
+      if (number < of_top.size() && of_top[number] != none)
+        e.append_metrics(&sets[4 * static_cast<std::size_t>(of_top[number])]);
     }
   });
   return sets;

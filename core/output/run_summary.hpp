@@ -3,6 +3,8 @@
 // difficulty and by database (summary.json), with the tables printed on stdout.
 
 #include <array>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,6 +76,12 @@ class run_summary {
       /// The record's difficulty's and database's numbers in the run (breakdown groups' entries).
       std::uint32_t difficulty = 0;
       std::uint32_t database = 0;
+      /// Appends each metric's value that is not null to values[m] (EX, EXP, EXR, F1: four lists).
+      void append_metrics(std::vector<double>* values) const {
+        for (std::size_t m = 0; m < 4; ++m) {
+          if (!std::isnan(metric[m])) values[m].push_back(metric[m]);
+        }
+      }
     };
     std::vector<entry> entries;
     /// A by_difficulty or by_database group: its top-level group (an index into groups()) and

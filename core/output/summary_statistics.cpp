@@ -96,10 +96,7 @@ nlohmann::ordered_json interval_of(std::span<const double> values, output::resam
 std::array<std::vector<double>, 4> slice_values(const group& g, std::size_t feature, bool present) {
   std::array<std::vector<double>, 4> values;  // the four metrics' in one pass over the entries
   for (const group::entry& e : g.entries) {
-    if (((e.features >> feature) & 1u) != (present ? 1u : 0u)) continue;
-    for (std::size_t m = 0; m < 4; ++m) {
-      if (!std::isnan(e.metric[m])) values[m].push_back(e.metric[m]);
-    }
+    if (((e.features >> feature) & 1u) == (present ? 1u : 0u)) e.append_metrics(values.data());
   }
   return values;
 }

@@ -31,7 +31,8 @@ struct group_intervals {
   std::vector<of_metrics> slices;
 };
 /// The intervals of `groups`, and with `slices` of their feature slices, on `threads` threads:
-/// computed in batches of one sample size (resample_plan::compute_intervals), a feature at a time.
+/// computed in batches of one sample size (resample_plan::compute_intervals), a few features' slices
+/// at a time.
 std::vector<group_intervals> group_intervals_of(std::span<const run_summary::group> groups, bool slices,
                                                 output::resample_plan& plan, unsigned threads);
 /// The intervals of groups from their values, four sets per group (set 4·i + m: group i, metric
