@@ -267,13 +267,26 @@ std::string_view first_statement(std::string_view sql) {
   return sql;
 }
 
-std::string quote_sql_name(std::string_view name) {
-  std::string out = "\"";
-  for (const char c : name) {
-    if (c == '"') out += '"';
+namespace {
+
+// `text` between two `quote`s, each `quote` inside doubled.
+std::string quoted(std::string_view text, char quote) {
+  std::string out(1, quote);
+  for (const char c : text) {
+    if (c == quote) out += quote;
     out += c;
   }
-  return out + "\"";
+  return out + quote;
+}
+
+}  // namespace
+
+std::string quote_sql_name(std::string_view name) {
+  return quoted(name, '"');
+}
+
+std::string quote_sql_string(std::string_view text) {
+  return quoted(text, '\'');
 }
 
 }  // namespace sqlmorph

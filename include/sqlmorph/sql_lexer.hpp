@@ -56,5 +56,8 @@ std::string_view first_statement(std::string_view sql);
 /// `name` as a double-quoted SQL name, a `"` inside doubled (`a"b` → `"a""b"`): the standard form,
 /// which SQLite, PostgreSQL and DuckDB read back as `name` whatever it holds.
 std::string quote_sql_name(std::string_view name);
+/// `text` as a standard SQL string literal, a `'` inside doubled (`it's` → `'it''s'`), as SQLite,
+/// PostgreSQL and DuckDB read it (not MySQL, where a backslash escapes).
+std::string quote_sql_string(std::string_view text);
 
 }  // namespace sqlmorph

@@ -117,7 +117,7 @@ TEST_CASE("a dot, digits and letters (.5x) are lexed as '.' then a word, and the
   CHECK(number[0].kind == sql_token_kind::number);
 }
 
-TEST_CASE("a name quoted for SQL reads back as itself in SQLite") {
+TEST_CASE("a name or a string quoted for SQL reads back as itself in SQLite") {
   CHECK(sqlmorph::quote_sql_name("Net Worth") == "\"Net Worth\"");
   CHECK(sqlmorph::quote_sql_name("a\"b") == "\"a\"\"b\"");
   CHECK(sqlmorph::quote_sql_name("") == "\"\"");
@@ -132,6 +132,17 @@ TEST_CASE("a name quoted for SQL reads back as itself in SQLite") {
                                nullptr) == SQLITE_OK);
     REQUIRE(sqlite3_step(st) == SQLITE_ROW);
     CHECK(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)) == name);
+    sqlite3_finalize(st);
+  }
+  // A string literal too.
+  for (const std::string text : {"", "it's", "''", "a\"b"}) {
+    CAPTURE(text);
+    CHECK(sqlmorph::quote_sql_string(text).front() == '\'');
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, ("SELECT " + sqlmorph::quote_sql_string(text)).c_str(), -1, &st,
+                               nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+    CHECK(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)) == text);
     sqlite3_finalize(st);
   }
   sqlite3_close(db);

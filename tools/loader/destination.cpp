@@ -27,15 +27,6 @@ std::string with_db(const std::string& text, const std::string& db) {
   return out;
 }
 
-std::string quote_literal(std::string_view s) {
-  std::string out = "'";
-  for (const char c : s) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
-}
-
 std::string database_lock(const std::string& name) {
   return "database " + name;
 }

@@ -51,10 +51,6 @@ std::unique_ptr<destination> make_destination(const std::string& to, destination
 /// `text` with every {db_id} replaced by `db`.
 std::string with_db(const std::string& text, const std::string& db);
 
-/// `s` as a standard SQL string literal (quotes doubled), as PostgreSQL and DuckDB read it (not
-/// MySQL, where a backslash escapes).
-std::string quote_literal(std::string_view s);
-
 /// The lock that loaders hold while they create, fill and grant database `name` on a server: two
 /// loaders of one database run one after the other, as if started one after the other.
 std::string database_lock(const std::string& name);

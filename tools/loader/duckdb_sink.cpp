@@ -1,4 +1,5 @@
 #include "duckdb_sink.hpp"
+
 #include <sqlmorph/sql_lexer.hpp>
 
 namespace sqlmorph::load {
@@ -16,7 +17,7 @@ void append_literal(std::string& sql, const std::optional<std::string>& field, c
     sql += "from_hex('" + field->substr(field->rfind('x') + 1) + "')";
     return;
   }
-  sql += quote_literal(*field);  // numbers, dates and timestamps too: DuckDB casts the text
+  sql += quote_sql_string(*field);  // numbers, dates and timestamps too: DuckDB casts the text
 }
 
 }  // namespace
@@ -138,7 +139,7 @@ void duckdb_sink::load_table(const table_plan& table, const row_lines& produce) 
   flush();
   const std::string rows = std::to_string(table.rows);
   exec("SELECT CASE WHEN count(*) = " + rows + " THEN 0 ELSE error(" +
-       quote_literal(table.source_name + ": " + rows + " rows read but ") +
+       quote_sql_string(table.source_name + ": " + rows + " rows read but ") +
        " || count(*) || ' loaded') END FROM " + name);
   exec("COMMIT");
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include <sqlmorph/sql_lexer.hpp>
+
 #include "destination.hpp"
 #include "postgres_sink.hpp"
 

@@ -1,4 +1,5 @@
 #include "postgres_sink.hpp"
+
 #include <sqlmorph/sql_lexer.hpp>
 
 namespace sqlmorph::load {
@@ -42,11 +43,11 @@ void postgres_sink::exec_creating(const std::string& sql) {
 }
 
 void postgres_sink::lock(const std::string& name) {
-  exec("SELECT pg_advisory_lock(hashtextextended(" + quote_literal("sqlmorph-load:" + name) + ", 0))");
+  exec("SELECT pg_advisory_lock(hashtextextended(" + quote_sql_string("sqlmorph-load:" + name) + ", 0))");
 }
 
 void postgres_sink::unlock(const std::string& name) {
-  exec("SELECT pg_advisory_unlock(hashtextextended(" + quote_literal("sqlmorph-load:" + name) + ", 0))");
+  exec("SELECT pg_advisory_unlock(hashtextextended(" + quote_sql_string("sqlmorph-load:" + name) + ", 0))");
 }
 
 std::string postgres_sink::value(const std::string& sql) {
@@ -97,7 +98,7 @@ void postgres_sink::copy_in(
 
 void create_database(postgres_sink& admin, const std::string& name, bool replace) {
   const bool exists =
-      !admin.value("SELECT 1 FROM pg_database WHERE datname = " + quote_literal(name)).empty();
+      !admin.value("SELECT 1 FROM pg_database WHERE datname = " + quote_sql_string(name)).empty();
   if (exists && !replace)
     throw load_error("database " + name + " already exists (--replace drops and loads it again)");
   if (exists) admin.exec("DROP DATABASE " + quote_sql_name(name) + " WITH (FORCE)");
@@ -126,7 +127,8 @@ void create_reader_roles(postgres_sink& admin, const std::string& role, int work
   admin.lock("roles");
   const auto create = [&](const std::string& name) {
     admin.exec_creating("CREATE ROLE " + quote_sql_name(name) + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE");
-    if (admin.value("SELECT rolsuper::text FROM pg_roles WHERE rolname = " + quote_literal(name)) == "true") {
+    if (admin.value("SELECT rolsuper::text FROM pg_roles WHERE rolname = " + quote_sql_string(name)) ==
+        "true") {
       throw load_error("role " + name + " is a superuser: a reading role must not be one");
     }
   };

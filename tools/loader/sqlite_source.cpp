@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+
 #include <sqlmorph/sql_lexer.hpp>
 
 namespace sqlmorph::load {
@@ -24,6 +25,14 @@ struct statement {
                         : std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(s, col)));
   }
 };
+
+// SELECT of the table's columns, in their order, from the source file.
+std::string select_columns(const table_plan& t) {
+  std::string select = "SELECT ";
+  for (std::size_t i = 0; i < t.columns.size(); ++i)
+    select += (i ? ", " : "") + quote_sql_name(t.columns[i].source_name);
+  return select + " FROM " + quote_sql_name(t.source_name);
+}
 
 bool contains_ci(std::string haystack, const char* needle) {
   std::transform(haystack.begin(), haystack.end(), haystack.begin(),
@@ -159,10 +168,7 @@ std::vector<table_plan> sqlite_source::plan_tables(bool temporal_types) {
     std::sort(key.begin(), key.end());
     for (auto& k : key) t.primary_key.push_back(std::move(k.second));
     // Storage classes actually present, column by column.
-    std::string select = "SELECT ";
-    for (std::size_t i = 0; i < t.columns.size(); ++i)
-      select += (i ? ", " : "") + quote_sql_name(t.columns[i].source_name);
-    statement rows(db_, select + " FROM " + quote_sql_name(t.source_name));
+    statement rows(db_, select_columns(t));
     while (sqlite3_step(rows.s) == SQLITE_ROW) {
       ++t.rows;
       for (std::size_t i = 0; i < t.columns.size(); ++i) {
@@ -207,10 +213,7 @@ std::vector<table_plan> sqlite_source::plan_tables(bool temporal_types) {
 
 void sqlite_source::copy_rows(const table_plan& table, const std::function<void(const std::string&)>& line,
                               text_repairs& repairs) {
-  std::string select = "SELECT ";
-  for (std::size_t i = 0; i < table.columns.size(); ++i)
-    select += (i ? ", " : "") + quote_sql_name(table.columns[i].source_name);
-  statement rows(db_, select + " FROM " + quote_sql_name(table.source_name));
+  statement rows(db_, select_columns(table));
   std::string out;
   while (sqlite3_step(rows.s) == SQLITE_ROW) {
     out.clear();
