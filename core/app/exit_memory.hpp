@@ -27,8 +27,8 @@ inline constexpr bool address_sanitized = false;
 #endif
 
 /// From now on (`yes`) leave_to_exit() keeps objects instead of freeing them: `sqlmorph eval`,
-/// whose process ends after its one run. Not under the address sanitizer, whose runs check that everything is
-/// freed.
+/// whose process ends after its one run. Not under the address sanitizer, whose runs check that
+/// everything is freed.
 void leave_memory_to_exit(bool yes = true) noexcept;
 bool memory_left_to_exit() noexcept;
 

@@ -252,9 +252,8 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
     if (const auto longest = pool->longest_running(); longest && longest->second >= 2.0) {
       const example& ex = examples[units[longest->first].examples.front()];
       const example& last = examples[units[longest->first].examples.back()];
-      const bool joined = last.item != ex.item || (ex.item.empty() && &last != &ex);  // (two questions)
-      running = (ex.item.empty() ? ex.id : ex.item) +
-                (joined ? " and " + (last.item.empty() ? last.id : last.item) : "") +
+      const auto question = [](const example& e) { return e.item.empty() ? e.id : e.item; };
+      running = question(ex) + (question(last) != question(ex) ? " and " + question(last) : "") +
                 (ex.db_id.empty() ? "" : " (" + ex.db_id + ")") + " for " +
                 std::to_string(static_cast<long>(longest->second)) + " s";
     }
