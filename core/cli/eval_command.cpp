@@ -11,6 +11,8 @@
 #include "app/environment.hpp"
 #include "app/exit_memory.hpp"
 #include "cli/command_requests.hpp"
+#include "cli/number_checks.hpp"
+#include "config/run_values.hpp"
 #include "errors.hpp"
 #include "eval/record.hpp"
 #include "output/official_tables.hpp"
@@ -117,7 +119,9 @@ void register_eval_command(CLI::App& app, const global_options& g, int& exit_cod
       ->capture_default_str();
   cmd->add_option("--out", options->out, "output folder for results.jsonl, summary.json and run.json")
       ->capture_default_str();
-  cmd->add_option("-j,--jobs", options->jobs, "workers (default: [run] jobs, else one per hardware thread)");
+  checked_by(cmd->add_option("-j,--jobs", options->jobs,
+                             "workers (default: [run] jobs, else one per hardware thread)"),
+             checked_jobs);
   cmd->add_option("--cache", options->cache,
                   "folder caching gold results across runs (keyed by database content)");
   cmd->add_flag("--resume", options->resume, "continue the interrupted run in --out (same command)");

@@ -9,6 +9,8 @@
 #include "app/environment.hpp"
 #include "app/preflight.hpp"
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
+#include "config/run_values.hpp"
 #include "datasets/database_folder.hpp"
 #include "datasets/text_lines.hpp"
 #include "errors.hpp"
@@ -274,10 +276,17 @@ void register_judge_command(CLI::App& app, const global_options& g, int& exit_co
   cmd->add_option("--dialect", options->dialect,
                   "the SQL dialect the judges are told (default: the backend's)");
   cmd->add_option("--hints", options->hints, "domain hints (BIRD's evidence)");
-  cmd->add_option(
-         "--timeout", options->timeout,
-         "seconds: the `timeout` option of every judge that has one, and the limit on reading the schema")
-      ->check(CLI::PositiveNumber);
+  checked_by(
+      cmd->add_option(
+          "--timeout", options->timeout,
+          "seconds: the `timeout` option of every judge that has one, and the limit on reading the schema"),
+      [](double seconds, const std::string& name) {
+        // 0, no limit for a query, would leave a judge's request none either.
+        if (!(seconds > 0))
+          throw usage_error(name + " must be a number of seconds above 0 (at most " +
+                            fmt::format("{}", max_timeout_seconds) + "), not " + fmt::format("{}", seconds));
+        checked_timeout(seconds, name);
+      });
   cmd->add_flag("--json", options->json, "print one JSON object instead of a table");
   add_preflight_option(*cmd, options->no_preflight);
   cmd->add_flag("--show-prompt", options->show_prompt,

@@ -9,6 +9,7 @@
 #include <sqlmorph/version.hpp>
 
 #include "app/run_origin.hpp"
+#include "cli/command_line_errors.hpp"
 #include "cli/commands.hpp"
 #include "errors.hpp"
 #include "runner/evaluation_runner.hpp"
@@ -61,8 +62,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
+    return report_command_line_error(app, e, std::cerr);
   } catch (const usage_error& e) {
     std::cerr << "sqlmorph: error: " << e.what() << "\n";
     return 2;

@@ -1,6 +1,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "config/run_values.hpp"
 #include "errors.hpp"
 #include "log/log.hpp"
@@ -27,16 +28,21 @@ void add_run_options(CLI::App& cmd, run_options& o) {
       "--plug-value", o.plug_value,
       "also try the gold query's values plugged into the prediction's value slots, every way, "
       "correct if any is (the official Spider --plug_value; spider_official_exec, spider_test_suite)");
-  cmd.add_option("--timeout", o.timeout,
-                 "seconds allowed per query (default: [run] timeout in sqlmorph.toml, 30; 0: none)")
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--gold-timeout", o.gold_timeout, "seconds allowed per gold query (default: --timeout)")
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--pred-timeout", o.pred_timeout, "seconds allowed per predicted query (default: --timeout)")
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--max-rows", o.max_rows,
-                 "rows fetched per query before the result counts as truncated (0: no row cap; the byte cap "
-                 "still holds)");
+  checked_by(
+      cmd.add_option("--timeout", o.timeout,
+                     "seconds allowed per query (default: [run] timeout in sqlmorph.toml, 30; 0: none)"),
+      checked_timeout);
+  checked_by(
+      cmd.add_option("--gold-timeout", o.gold_timeout, "seconds allowed per gold query (default: --timeout)"),
+      checked_timeout);
+  checked_by(cmd.add_option("--pred-timeout", o.pred_timeout,
+                            "seconds allowed per predicted query (default: --timeout)"),
+             checked_timeout);
+  checked_by(
+      cmd.add_option("--max-rows", o.max_rows,
+                     "rows fetched per query before the result counts as truncated (0: no row cap; the byte "
+                     "cap still holds)"),
+      checked_row_cap);
   cmd.add_option("--backend", o.backend,
                  "backend that runs the queries: a [backends.NAME] of sqlmorph.toml or a backend plugin "
                  "(default: [run] backend, sqlite)");

@@ -1,10 +1,13 @@
 // `sqlmorph suite build`: distilled test suites for a benchmark's databases (suite/suite_builder.hpp).
 
 #include <iostream>
+#include <limits>
 #include <thread>
 
 #include "app/environment.hpp"
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
+#include "config/run_values.hpp"
 #include "errors.hpp"
 #include "suite/suite_builder.hpp"
 
@@ -19,6 +22,7 @@ struct suite_build_options {
   std::string out;
   std::uint64_t seed = 0;
   std::size_t max_candidates = 300;
+  std::vector<std::string> databases;
   std::optional<unsigned> jobs;
   std::string technique = "spider_official_exec";
   bool json = false;
@@ -39,9 +43,9 @@ int run_suite_build(const global_options& g, const suite_build_options& o) {
   request.out = o.out;
   request.seed = o.seed;
   request.max_candidates = o.max_candidates;
+  request.databases = o.databases;
   request.skip_missing = o.skip_missing;
   request.jobs = o.jobs.value_or(std::max(1u, std::thread::hardware_concurrency()));
-  if (request.jobs == 0) throw usage_error("--jobs must be at least 1");
   request.progress = g.quiet ? nullptr : &std::cerr;
   const auto manifest = suite::build_suite(request, techniques.front(), env->routes());
   if (o.json) {
@@ -72,11 +76,22 @@ void register_suite_command(CLI::App& app, const global_options& g, int& exit_co
                   "gold file: Spider's SQL<TAB>db_id lines, or BIRD's questions (dev.json)");
   cmd->add_option("--cases", options->cases, "a JSONL cases file instead (each case's db and gold)");
   cmd->add_option("--db-root", options->db_root, "the databases: <db-root>/<db_id>/<db_id>.sqlite");
-  cmd->add_option("--out", options->out, "the suite's folder (a re-run completes it)")->required();
-  cmd->add_option("--seed", options->seed, "random seed: the same seed builds the same suite (default 0)");
-  cmd->add_option("--max-candidates", options->max_candidates,
-                  "fuzzed databases tried per database at most (default 300)");
-  cmd->add_option("-j,--jobs", options->jobs, "databases built at once (default: one per hardware thread)");
+  cmd->add_option(
+         "--out", options->out,
+         "the suite's folder: new or empty, or a suite of the same settings, which a re-run completes")
+      ->required();
+  cmd->add_option("--databases", options->databases,
+                  "comma-separated db_ids: build only these databases' suites (default: every database)")
+      ->delimiter(',');
+  whole_number_from(cmd->add_option("--seed", options->seed,
+                                    "random seed: the same seed builds the same suite (default 0)"),
+                    0, std::numeric_limits<std::uint64_t>::max());
+  whole_number_from(cmd->add_option("--max-candidates", options->max_candidates,
+                                    "fuzzed databases tried per database at most (default 300)"),
+                    1, suite::max_candidates_limit);
+  whole_number_from(cmd->add_option("-j,--jobs", options->jobs,
+                                    "databases built at once (default: one per hardware thread)"),
+                    1, max_jobs);
   cmd->add_option(
       "--technique", options->technique,
       "the comparison that tells a neighbour apart (default spider_official_exec, the per-database "

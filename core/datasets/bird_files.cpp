@@ -26,6 +26,23 @@ nlohmann::json parse_json_file(const std::filesystem::path& file, const char* wh
   return parse_input_json(text, file.string());
 }
 
+// The position a prediction's key names: only its plain decimal form ("0", "17"), so that no two
+// keys ("0" and "00") name one question and one silently replace the other.
+std::size_t question_position(const std::string& key, const std::filesystem::path& file,
+                              std::size_t questions) {
+  std::size_t index = 0;
+  const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), index);
+  const bool plain = !key.empty() && (key == "0" || key[0] != '0') &&
+                     key.find_first_not_of("0123456789") == std::string::npos;
+  if (!plain || ec != std::errc() || end != key.data() + key.size()) {
+    throw usage_error(file.string() + ": key \"" + key +
+                      "\" is not a question position: keys are the questions' positions written in decimal "
+                      "digits without leading zeros, \"0\" to \"" +
+                      std::to_string(questions - 1) + "\"");
+  }
+  return index;
+}
+
 }  // namespace
 
 std::vector<example> read_bird_files(const bird_files& files) {
@@ -44,12 +61,7 @@ std::vector<example> read_bird_files(const bird_files& files) {
   }
   std::map<std::size_t, std::string> sql_of;
   for (const auto& [key, value] : predictions.items()) {
-    std::size_t index = 0;
-    const auto [p, ec] = std::from_chars(key.data(), key.data() + key.size(), index);
-    if (ec != std::errc() || p != key.data() + key.size()) {
-      spdlog::warn("{}: key '{}' is not a question position; ignored", files.pred.string(), key);
-      continue;
-    }
+    const std::size_t index = question_position(key, files.pred, questions.size());
     if (!value.is_string())
       throw usage_error(files.pred.string() + ": prediction \"" + key + "\" is not a string");
     if (index >= questions.size()) {

@@ -22,7 +22,8 @@ struct bird_files {
 
 /// One example per question; ids are `<system>:<position>`. Predictions are paired with questions by
 /// key, not by their order in the file; a question without a prediction is pred_missing. Throws
-/// usage_error for unreadable or malformed files (naming the file and the entry).
+/// usage_error for unreadable or malformed files (naming the file and the entry), a key that is not
+/// a position in plain decimal ("00", "+1", "x") among them.
 std::vector<example> read_bird_files(const bird_files& files);
 
 }  // namespace sqlmorph::core

@@ -140,6 +140,85 @@ json database_summary(const json& report, bool resumed) {
   return j;
 }
 
+// Leaves in `by_db` only the databases the request names (all when it names none).
+void keep_selected(std::map<std::string, database_golds>& by_db, const suite_request& request) {
+  if (request.databases.empty()) return;
+  for (const std::string& db_id : request.databases) {
+    if (by_db.count(db_id) != 0) continue;
+    std::string known;
+    for (const auto& [name, d] : by_db) known += (known.empty() ? "" : ", ") + name;
+    const fs::path source = request.cases ? *request.cases : *request.gold;
+    throw usage_error("--databases: no gold query of " + source.string() + " is on '" + db_id +
+                      "'; its databases: " + known);
+  }
+  for (auto it = by_db.begin(); it != by_db.end();) {
+    const bool selected =
+        std::find(request.databases.begin(), request.databases.end(), it->first) != request.databases.end();
+    it = selected ? std::next(it) : by_db.erase(it);
+  }
+}
+
+// The settings a suite is built with, which every database of its folder shares.
+json suite_settings(const suite_request& request, const technique& comparison) {
+  json j;
+  j["suite"] = "sqlmorph suite build";
+  j["benchmark"] = request.cases ? std::string("cases") : request.benchmark;
+  j["gold"] = request.cases ? request.cases->string() : request.gold->string();
+  j["seed"] = request.seed;
+  j["max_candidates"] = request.max_candidates;
+  j["comparison"] = comparison.name();
+  return j;
+}
+
+// Makes SUITE_DIR the suite's: a new or empty folder gets suite.json with the settings (not yet
+// complete); a folder that has one already must have the same settings. Anything else is refused.
+void claim_suite_folder(const suite_request& request, const json& settings) {
+  const fs::path& out = request.out;
+  const fs::path manifest = out / "suite.json";
+  std::error_code ec;
+  const bool exists = fs::exists(out, ec);
+  if (exists && !fs::is_directory(out, ec))
+    throw std::runtime_error(out.string() + " is not a folder; choose another --out");
+  if (!exists || fs::is_empty(out, ec)) {
+    fs::create_directories(out);
+    json marker = settings;
+    marker["complete"] = false;
+    write_json(manifest, marker);
+    return;
+  }
+  const json made =
+      fs::is_regular_file(manifest, ec) ? json::parse(read_file(manifest), nullptr, false) : json();
+  if (!made.is_object() || made.value("suite", std::string()) != "sqlmorph suite build")
+    throw std::runtime_error(out.string() + " is not empty and was not made by `sqlmorph suite build` (no " +
+                             manifest.filename().string() + " of one): choose a new or empty --out");
+  const auto require_same = [&](const char* key, const std::string& what) {
+    if (made.contains(key) && made[key] == settings[key]) return;
+    throw std::runtime_error(out.string() + " was built with " + what + " " +
+                             (made.contains(key) ? made[key].dump() : std::string("unknown")) + ", not " +
+                             settings[key].dump() +
+                             ": its databases must share them; remove it or choose another --out");
+  };
+  require_same("seed", "seed");
+  require_same("max_candidates", "--max-candidates");
+  require_same("comparison", "the comparison");
+}
+
+// The manifest's lines of the databases the folder holds besides those of this build (built by an
+// earlier one, e.g. with other --databases).
+std::vector<json> other_databases(const fs::path& out, const std::vector<database_golds>& built) {
+  std::vector<json> out_lines;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(out, ec)) {
+    const std::string db_id = entry.path().filename().string();
+    if (!entry.is_directory(ec) || db_id.starts_with(".")) continue;
+    if (std::any_of(built.begin(), built.end(), [&](const database_golds& d) { return d.db_id == db_id; }))
+      continue;
+    if (!fs::is_regular_file(entry.path() / report_name, ec)) continue;
+    out_lines.push_back(database_summary(json::parse(read_file(entry.path() / report_name)), true));
+  }
+  return out_lines;
+}
+
 }  // namespace
 
 std::vector<database_golds> read_suite_golds(const suite_request& request) {
@@ -170,6 +249,7 @@ std::vector<database_golds> read_suite_golds(const suite_request& request) {
       read_bird_gold(*request.gold, *request.db_root, by_db);
   }
   if (by_db.empty()) throw input_error("no gold query to build a suite for");
+  keep_selected(by_db, request);
   std::vector<database_golds> out;
   for (auto& [db_id, d] : by_db) {
     std::error_code ec;
@@ -193,7 +273,8 @@ nlohmann::ordered_json build_suite(const suite_request& request, std::shared_ptr
     throw usage_error("the comparison of a suite build must run on one database, not on a suite like '" +
                       comparison->name() + "'");
   const std::vector<database_golds> databases = read_suite_golds(request);
-  fs::create_directories(request.out);
+  const json settings = suite_settings(request, *comparison);
+  claim_suite_folder(request, settings);
   const auto started = std::chrono::steady_clock::now();
 
   distillation_options options;
@@ -219,10 +300,12 @@ nlohmann::ordered_json build_suite(const suite_request& request, std::shared_ptr
                                  " exists but was not built by `sqlmorph suite build` (no " + report_name +
                                  "); remove it or choose another --out");
       const json report = json::parse(read_file(final_dir / report_name));
-      if (report.value("seed", std::uint64_t{0}) != request.seed)
-        throw std::runtime_error(final_dir.string() + " was built with seed " +
-                                 std::to_string(report.value("seed", std::uint64_t{0})) + ", not " +
-                                 std::to_string(request.seed) + "; remove it or choose another --out");
+      for (const char* key : {"seed", "max_candidates"}) {
+        if (report.value(key, json()) != settings[key])
+          throw std::runtime_error(final_dir.string() + " was built with " + key + " " +
+                                   report.value(key, json()).dump() + ", not " + settings[key].dump() +
+                                   "; remove it or choose another --out");
+      }
       summaries[index] = database_summary(report, true);
       return std::string("already built");
     }
@@ -263,13 +346,13 @@ nlohmann::ordered_json build_suite(const suite_request& request, std::shared_ptr
     if (!failures[i].empty()) failed += "\n  " + databases[i].db_id + ": " + failures[i];
   if (!failed.empty()) throw std::runtime_error("the suite of some databases could not be built:" + failed);
 
-  json manifest;
-  manifest["suite"] = "sqlmorph suite build";
-  manifest["benchmark"] = request.cases ? std::string("cases") : request.benchmark;
-  manifest["gold"] = request.cases ? request.cases->string() : request.gold->string();
-  manifest["seed"] = request.seed;
-  manifest["max_candidates"] = request.max_candidates;
-  manifest["comparison"] = comparison->name();
+  for (json& other : other_databases(request.out, databases)) summaries.push_back(std::move(other));
+  std::sort(summaries.begin(), summaries.end(), [](const json& a, const json& b) {
+    return a["db_id"].get<std::string>() < b["db_id"].get<std::string>();
+  });
+
+  json manifest = settings;
+  manifest["complete"] = true;
   manifest["jobs"] = jobs;
   std::size_t variants = 0;
   std::size_t golds = 0;
@@ -286,7 +369,7 @@ nlohmann::ordered_json build_suite(const suite_request& request, std::shared_ptr
     database_seconds += s["seconds"].get<double>();
   }
   json totals;
-  totals["databases"] = databases.size();
+  totals["databases"] = summaries.size();
   totals["variants"] = variants;
   totals["gold_queries"] = golds;
   totals["gold_errors"] = gold_errors;

@@ -9,6 +9,10 @@
 #
 #   examples/bird/three_dialects.sh [BIRD_DIR]        (KEEP=1 leaves the servers running)
 #
+# sqlmorph is $SQLMORPH, else build/sqlmorph (BUILD_DIR: another build folder), else the one on
+# PATH; sqlmorph-load is $SQLMORPH_LOAD, else the one beside it, else on PATH. The results go to
+# BUILD_DIR/bird-three-dialects.
+#
 # No rows are published with mini-dev, so this measures binding, not execution accuracy.
 set -eu
 
@@ -18,7 +22,9 @@ build="${BUILD_DIR:-$root/build}"
 bird="${1:-$root/../shared/benchmarks/bird-minidev}"
 out="$build/bird-three-dialects"
 
-[ -x "$build/sqlmorph" ] && [ -x "$build/sqlmorph-load" ] || { echo "build first: make build" >&2; exit 2; }
+. "$root/examples/lib/programs.sh"
+find_sqlmorph "$build"
+find_sqlmorph_load
 [ -f "$bird/mini_dev_sqlite.json" ] || { echo "no BIRD mini-dev in $bird" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "the sqlite3 shell is needed (apt-get install sqlite3)" >&2; exit 2; }
 
@@ -54,9 +60,9 @@ ls "$out/db" | tr '\n' ' '
 echo
 
 echo "== copied into PostgreSQL and MariaDB (--temporal-types)"
-"$build/sqlmorph-load" --quiet --temporal-types --primary-keys --from "sqlite-dir:$out/db" --replace \
+"$sqlmorph_load" --quiet --temporal-types --primary-keys --from "sqlite-dir:$out/db" --replace \
   --grant sqlmorph_reader --to "postgres:host=$PG_HOST port=$PG_PORT user=$PG_SUPERUSER dbname={db_id}"
-"$build/sqlmorph-load" --quiet --temporal-types --from "sqlite-dir:$out/db" --replace --grant sqlmorph_reader \
+"$sqlmorph_load" --quiet --temporal-types --from "sqlite-dir:$out/db" --replace --grant sqlmorph_reader \
   --to "mysql:socket=$MARIADB_SOCKET user=root database={db_id}"
 
 config="$out/sqlmorph.toml"
@@ -71,7 +77,7 @@ print(json.dumps({str(i): q["SQL"] + "\t----- bird -----\t" + q["db_id"] for i, 
 }
 
 check() {  # DIALECT BACKEND NAME=PREDICTIONS
-  "$build/sqlmorph" --config "$config" eval --benchmark bird --gold "$bird/mini_dev_$1.json" --pred "$3" \
+  "$sqlmorph" --config "$config" eval --benchmark bird --gold "$bird/mini_dev_$1.json" --pred "$3" \
     --db-root "$out/db" --backend "$2" --techniques none --judges sql_correctness --progress none \
     --out "$out/$1-$(echo "$3" | cut -d= -f1)" >/dev/null
   python3 - "$out/$1-$(echo "$3" | cut -d= -f1)/results.jsonl" "$1" "$2" "$(echo "$3" | cut -d= -f1)" <<'PY'
@@ -111,6 +117,6 @@ check mysql maria "gold=$out/gold_mysql.json"
   check postgresql pg "gpt-4-turbo=$bird/predictions/predict_mini_dev_gpt-4-turbo_postgresql.json"
 echo
 echo "== the three dialects in one run (examples/bird/three_dialects.lua: examples:on(backend) per dialect)"
-"$build/sqlmorph" --config "$config" run "$here/three_dialects.lua" "$bird" "$out/db" "$out/one-run" "$out"
+"$sqlmorph" --config "$config" run "$here/three_dialects.lua" "$bird" "$out/db" "$out/one-run" "$out"
 echo
 echo "results in $out"

@@ -5,7 +5,11 @@
 # records of an example carry its engine in their id (`dail-sql-gpt4:12@maria`), and the summary
 # has a column per engine.
 #
-#   examples/engines/spider_on_four_engines.sh [PREDICTION_FILE]    (after `make build`)
+#   examples/engines/spider_on_four_engines.sh [PREDICTION_FILE]
+#
+# sqlmorph is $SQLMORPH, else build/sqlmorph (BUILD_DIR: another build folder), else the one on
+# PATH; sqlmorph-load is $SQLMORPH_LOAD, else the one beside it, else on PATH. The results go to
+# BUILD_DIR/spider-four-engines.
 #
 # Needs ../shared (the Spider dev benchmark) next to the checkout, and what `make deps` installs
 # (postgresql, mariadb-server, DuckDB's library). The servers live in the build tree, listen on unix
@@ -21,7 +25,9 @@ spider="$root/../shared/benchmarks/spider-dev"
 pred="${1:-$spider/predictions/dail-sql-gpt4.sql}"
 out="$build/spider-four-engines"
 
-[ -x "$build/sqlmorph" ] && [ -x "$build/sqlmorph-load" ] || { echo "build first: make build" >&2; exit 2; }
+. "$root/examples/lib/programs.sh"
+find_sqlmorph "$build"
+find_sqlmorph_load
 [ -f "$spider/dev_gold.sql" ] || { echo "the Spider dev benchmark is not in $spider" >&2; exit 2; }
 
 rm -rf "$out"
@@ -30,11 +36,11 @@ mkdir -p "$out"
 start_servers "$out"
 
 echo "== the Spider dev databases copied into PostgreSQL, MariaDB and DuckDB files"
-"$build/sqlmorph-load" --quiet --from "sqlite-dir:$spider/database" --replace --grant sqlmorph_reader \
+"$sqlmorph_load" --quiet --from "sqlite-dir:$spider/database" --replace --grant sqlmorph_reader \
   --to "postgres:host=$PG_HOST port=$PG_PORT user=$PG_SUPERUSER dbname={db_id}"
-"$build/sqlmorph-load" --quiet --from "sqlite-dir:$spider/database" --replace --grant sqlmorph_reader \
+"$sqlmorph_load" --quiet --from "sqlite-dir:$spider/database" --replace --grant sqlmorph_reader \
   --to "mysql:socket=$MARIADB_SOCKET user=root database={db_id}"
-"$build/sqlmorph-load" --from "sqlite-dir:$spider/database" --replace \
+"$sqlmorph_load" --from "sqlite-dir:$spider/database" --replace \
   --to "duckdb:$out/duckdb/{db_id}/{db_id}.duckdb" | tail -n 1
 
 # sqlmorph's defaults plus three backends, each reaching a database by its db_id with an account
@@ -49,7 +55,7 @@ TOML
 
 echo
 echo "== $(basename "$pred") on SQLite, PostgreSQL, MariaDB and DuckDB, side by side"
-"$build/sqlmorph" --config "$config" eval --benchmark spider --gold "$spider/dev_gold.sql" --pred "$pred" \
+"$sqlmorph" --config "$config" eval --benchmark spider --gold "$spider/dev_gold.sql" --pred "$pred" \
   --db-root "$spider/database" --backends sqlite,pg,maria,duck --penalize-extra-pred-cols both \
   --techniques execution_accuracy,exact_column_and_exact_cell,exact_column_and_partial_cell,no_column_and_partial_cell,test_suite,spider_official_exec,malloy \
   --out "$out/side-by-side" --progress none

@@ -8,8 +8,9 @@
 #   examples/judges/bird_judge.sh [BIRD_MINIDEV_DIR [QUESTION_INDEX [sqlmorph judge options...]]]
 #
 # BIRD_MINIDEV_DIR defaults to ../shared/benchmarks/bird-minidev next to the checkout; QUESTION_INDEX
-# (the position in mini_dev_sqlite.json) to 0; further arguments go to `sqlmorph judge` (e.g. --json). SQLMORPH and FAKE_OPENAI override the programs
-# (default build/sqlmorph and build/tests/fake_openai). Needs the sqlite3 command-line shell.
+# (the position in mini_dev_sqlite.json) to 0; further arguments go to `sqlmorph judge` (e.g. --json).
+# sqlmorph is $SQLMORPH, else build/sqlmorph, else the one on PATH; the fake server is $FAKE_OPENAI,
+# else build/tests/fake_openai (built with the tests). Needs the sqlite3 command-line shell.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,16 +19,15 @@ bird=${1:-$repo/../shared/benchmarks/bird-minidev}
 index=${2:-0}
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] && shift
-sqlmorph=${SQLMORPH:-$repo/build/sqlmorph}
+. "$repo/examples/lib/programs.sh"
+find_sqlmorph "$repo/build"
 fake_openai=${FAKE_OPENAI:-$repo/build/tests/fake_openai}
 
 if [ ! -f "$bird/mini_dev_sqlite.json" ]; then
   echo "bird_judge.sh: no BIRD mini-dev at $bird (give its folder as the first argument)" >&2
   exit 2
 fi
-for program in "$sqlmorph" "$fake_openai"; do
-  [ -x "$program" ] || { echo "bird_judge.sh: $program is missing: build first (cmake --build build)" >&2; exit 2; }
-done
+[ -x "$fake_openai" ] || { echo "bird_judge.sh: $fake_openai is missing: build the tests (make build) or set FAKE_OPENAI" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "bird_judge.sh: the sqlite3 shell is needed (apt-get install sqlite3)" >&2; exit 2; }
 
 work=$(mktemp -d)

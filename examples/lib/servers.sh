@@ -19,15 +19,10 @@ start_servers() {
   . "$maria_state"
 }
 
-# write_server_config FILE: sqlmorph's plugins and scripts from the build tree, and the backends pg
-# and maria reaching each database by its db_id. The caller may append more backends.
+# write_server_config FILE: the backends pg and maria reaching each database by its db_id (sqlmorph
+# finds its plugins and scripts beside it, built or installed). The caller may append more backends.
 write_server_config() {
   cat >"$1" <<TOML
-[plugins]
-dirs = ["$build/plugins"]
-[lua]
-technique_dirs = ["$build/scripts/techniques"]
-lib_dirs = ["$build/scripts/lib"]
 [backends.pg]
 plugin = "postgres"
 target = "host=$PG_HOST port=$PG_PORT dbname={db_id} user=sqlmorph_reader"

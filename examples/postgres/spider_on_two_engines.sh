@@ -3,7 +3,11 @@
 # throwaway PostgreSQL. Evaluates a prediction file on both, side by side, then with gold results
 # from SQLite and predictions run on PostgreSQL.
 #
-#   examples/postgres/spider_on_two_engines.sh [PREDICTION_FILE]    (after `make build`)
+#   examples/postgres/spider_on_two_engines.sh [PREDICTION_FILE]
+#
+# sqlmorph is $SQLMORPH, else build/sqlmorph (BUILD_DIR: another build folder), else the one on
+# PATH; sqlmorph-load is $SQLMORPH_LOAD, else the one beside it, else on PATH. The results go to
+# BUILD_DIR/spider-two-engines.
 #
 # Needs ../shared (the Spider dev benchmark) next to the checkout and the Debian packages `make deps`
 # installs (postgresql among them). The cluster lives in /tmp, listens on a unix socket only, and
@@ -18,9 +22,12 @@ pred="${1:-$spider/predictions/dail-sql-gpt4.sql}"
 out="$build/spider-two-engines"
 state="$build/spider-two-engines.pg.env"
 
-[ -x "$build/sqlmorph" ] || { echo "build sqlmorph first: make build" >&2; exit 2; }
+. "$root/examples/lib/programs.sh"
+find_sqlmorph "$build"
+find_sqlmorph_load
 [ -f "$spider/dev_gold.sql" ] || { echo "the Spider dev benchmark is not in $spider" >&2; exit 2; }
 
+mkdir -p "$build"
 "$root/tests/servers/postgres.sh" start "$state"
 if [ "${KEEP:-0}" != "1" ]; then
   trap '"$root/tests/servers/postgres.sh" stop "$state"' EXIT
@@ -28,19 +35,14 @@ fi
 . "$state"
 
 echo "== loading the Spider dev databases into PostgreSQL"
-"$build/sqlmorph-load" --from "sqlite-dir:$spider/database" --replace --grant sqlmorph_reader \
+"$sqlmorph_load" --from "sqlite-dir:$spider/database" --replace --grant sqlmorph_reader \
   --to "postgres:host=$PG_HOST port=$PG_PORT user=$PG_SUPERUSER dbname={db_id}"
 
-# The configuration: sqlmorph's defaults plus a backend `pg` reaching each database by its db_id,
-# as a role that can only read.
+# The configuration: sqlmorph's defaults (its plugins and scripts are found beside it) plus a
+# backend `pg` reaching each database by its db_id, as a role that can only read.
 config="$out.toml"
 mkdir -p "$out"
 {
-  echo "[plugins]"
-  echo "dirs = [\"$build/plugins\"]"
-  echo "[lua]"
-  echo "technique_dirs = [\"$build/scripts/techniques\"]"
-  echo "lib_dirs = [\"$build/scripts/lib\"]"
   echo "[backends.pg]"
   echo "plugin = \"postgres\""
   echo "target = \"host=$PG_HOST port=$PG_PORT dbname={db_id} user=sqlmorph_reader\""
@@ -48,13 +50,13 @@ mkdir -p "$out"
 
 echo
 echo "== $(basename "$pred") on SQLite and on PostgreSQL, side by side"
-"$build/sqlmorph" --config "$config" eval --benchmark spider --gold "$spider/dev_gold.sql" --pred "$pred" \
+"$sqlmorph" --config "$config" eval --benchmark spider --gold "$spider/dev_gold.sql" --pred "$pred" \
   --db-root "$spider/database" --backends sqlite,pg --penalize-extra-pred-cols both \
   --out "$out/side-by-side" --progress none
 
 echo
 echo "== gold results from SQLite, predictions run on PostgreSQL"
-"$build/sqlmorph" --config "$config" eval --benchmark spider --gold "$spider/dev_gold.sql" --pred "$pred" \
+"$sqlmorph" --config "$config" eval --benchmark spider --gold "$spider/dev_gold.sql" --pred "$pred" \
   --db-root "$spider/database" --gold-backend sqlite --pred-backend pg \
   --out "$out/gold-sqlite-pred-pg" --progress none
 

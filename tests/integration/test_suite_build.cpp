@@ -283,3 +283,153 @@ TEST_CASE("suite build: from a cases file, and from BIRD's question list") {
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("dev.json question 0: missing field 'SQL'") != std::string::npos);
 }
+
+TEST_CASE("suite build: never writes into a folder it did not make") {
+  test::temp_dir dir;
+  make_benchmark(dir.path());
+  fs::create_directories(dir.path() / "mine");
+  write_file(dir.path() / "mine/notes.txt", "my notes");
+  const auto foreign = build(dir.path(), dir.path() / "mine", {"-q", "--max-candidates", "5"});
+  CHECK(foreign.exit_code == 1);
+  CHECK(foreign.err.find(
+            "mine is not empty and was not made by `sqlmorph suite build` (no suite.json of one)") !=
+        std::string::npos);
+  CHECK(test::file_bytes(dir.path() / "mine/notes.txt") == "my notes");
+  CHECK_FALSE(fs::exists(dir.path() / "mine/shop"));
+  CHECK_FALSE(fs::exists(dir.path() / "mine/suite.json"));
+
+  // Nor over a file, nor into a folder whose suite.json is another program's.
+  write_file(dir.path() / "a-file", "x");
+  const auto file = build(dir.path(), dir.path() / "a-file", {"-q", "--max-candidates", "5"});
+  CHECK(file.exit_code == 1);
+  CHECK(file.err.find("a-file is not a folder") != std::string::npos);
+  fs::create_directories(dir.path() / "other");
+  write_file(dir.path() / "other/suite.json", R"({"name": "someone else's"})");
+  const auto other = build(dir.path(), dir.path() / "other", {"-q", "--max-candidates", "5"});
+  CHECK(other.exit_code == 1);
+  CHECK(other.err.find("was not made by `sqlmorph suite build`") != std::string::npos);
+
+  // An empty folder is taken; once begun, suite.json marks it (before any database is done).
+  fs::create_directories(dir.path() / "empty");
+  const auto empty = build(dir.path(), dir.path() / "empty", {"-q", "--max-candidates", "5"});
+  REQUIRE_MESSAGE(empty.exit_code == 0, empty.err);
+  const json manifest = json::parse(test::file_bytes(dir.path() / "empty/suite.json"));
+  CHECK(manifest["complete"] == true);
+  CHECK(manifest["totals"]["databases"] == 2);
+}
+
+TEST_CASE("suite build: a rebuild keeps the settings the databases were built with, or is refused") {
+  test::temp_dir dir;
+  make_benchmark(dir.path());
+  const auto first = build(dir.path(), dir.path() / "suite", {"-q", "--max-candidates", "20"});
+  REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+  const std::string before = test::file_bytes(dir.path() / "suite/suite.json");
+  fs::remove_all(dir.path() / "suite/school");  // a database left to build: nothing is, either
+
+  const auto more = build(dir.path(), dir.path() / "suite", {"-q", "--max-candidates", "21"});
+  CHECK(more.exit_code == 1);
+  CHECK(more.err.find("suite was built with --max-candidates 20, not 21") != std::string::npos);
+  CHECK(test::file_bytes(dir.path() / "suite/suite.json") == before);
+  CHECK_FALSE(fs::exists(dir.path() / "suite/school"));
+  const auto other_seed =
+      build(dir.path(), dir.path() / "suite", {"-q", "--max-candidates", "20", "--seed", "1"});
+  CHECK(other_seed.exit_code == 1);
+  CHECK(other_seed.err.find("suite was built with seed 0, not 1") != std::string::npos);
+  const auto other_comparison = build(dir.path(), dir.path() / "suite",
+                                      {"-q", "--max-candidates", "20", "--technique", "execution_accuracy"});
+  CHECK(other_comparison.exit_code == 1);
+  CHECK(other_comparison.err.find("suite was built with the comparison \"spider_official_exec\", not "
+                                  "\"execution_accuracy\"") != std::string::npos);
+
+  // The same settings complete it, and the manifest records them.
+  const auto same = build(dir.path(), dir.path() / "suite", {"-q", "--max-candidates", "20"});
+  REQUIRE_MESSAGE(same.exit_code == 0, same.err);
+  const json manifest = json::parse(test::file_bytes(dir.path() / "suite/suite.json"));
+  CHECK(manifest["max_candidates"] == 20);
+  for (const char* db : {"shop", "school"}) {
+    const json report = json::parse(test::file_bytes(dir.path() / "suite" / db / "distillation.json"));
+    CHECK(report["max_candidates"] == 20);
+  }
+}
+
+TEST_CASE("suite build: --seed, --max-candidates and --jobs out of their range are refused, never wrapped") {
+  test::temp_dir dir;
+  make_benchmark(dir.path());
+  // (A gold query on a missing database: a build that got past the options would stop on it.)
+  const std::string gold = test::file_bytes(dir.path() / "gold.sql");
+  write_file(dir.path() / "gold.sql", "SELECT 1\tnowhere\n");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> table = {
+      {{"--max-candidates", "-1"}, "--max-candidates must be a whole number from 1 to 100000, not -1"},
+      {{"--max-candidates", "0"}, "--max-candidates must be a whole number from 1 to 100000, not 0"},
+      {{"--max-candidates", "100001"},
+       "--max-candidates must be a whole number from 1 to 100000, not 100001"},
+      {{"--max-candidates", "1e3"}, "--max-candidates must be a whole number from 1 to 100000, not 1e3"},
+      {{"--seed", "-1"}, "--seed must be a whole number from 0 to 18446744073709551615, not -1"},
+      {{"--seed", "18446744073709551616"},
+       "--seed must be a whole number from 0 to 18446744073709551615, not 18446744073709551616"},
+      {{"--seed", "0x10"}, "--seed must be a whole number from 0 to 18446744073709551615, not 0x10"},
+      {{"--jobs", "0"}, "--jobs must be a whole number from 1 to 256, not 0"},
+      {{"--jobs", "-1"}, "--jobs must be a whole number from 1 to 256, not -1"},
+  };
+  for (const auto& [options, message] : table) {
+    std::vector<std::string> args = options;
+    args.push_back("-q");
+    const auto r = build(dir.path(), dir.path() / "out", args);
+    CAPTURE(options.front());
+    CAPTURE(options.back());
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("sqlmorph: error: " + message) != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(dir.path() / "out"));
+
+  // The largest seed is taken as it is written; leading zeros are decimal, not octal.
+  write_file(dir.path() / "gold.sql", gold);
+  const auto largest = build(dir.path(), dir.path() / "largest",
+                             {"-q", "--max-candidates", "3", "--seed", "18446744073709551615"});
+  REQUIRE_MESSAGE(largest.exit_code == 0, largest.err);
+  CHECK(json::parse(test::file_bytes(dir.path() / "largest/suite.json"))["seed"].get<std::uint64_t>() ==
+        18446744073709551615ULL);
+  const auto zeros =
+      build(dir.path(), dir.path() / "zeros", {"-q", "--max-candidates", "010", "--seed", "010"});
+  REQUIRE_MESSAGE(zeros.exit_code == 0, zeros.err);
+  const json manifest = json::parse(test::file_bytes(dir.path() / "zeros/suite.json"));
+  CHECK(manifest["seed"] == 10);
+  CHECK(manifest["max_candidates"] == 10);
+}
+
+TEST_CASE("suite build: --databases builds only those, and the manifest lists every database built") {
+  test::temp_dir dir;
+  make_benchmark(dir.path());
+  // A database no one asked for may be missing.
+  write_file(dir.path() / "gold.sql", test::file_bytes(dir.path() / "gold.sql") + "SELECT 1\tnowhere\n");
+  const auto shop = build(dir.path(), dir.path() / "suite", {"--databases", "shop", "--max-candidates", "5"});
+  REQUIRE_MESSAGE(shop.exit_code == 0, shop.err);
+  CHECK(shop.err.find("suite: [1/1] shop: ") != std::string::npos);
+  CHECK(fs::exists(dir.path() / "suite/shop/shop.sqlite"));
+  CHECK_FALSE(fs::exists(dir.path() / "suite/school"));
+  json manifest = json::parse(test::file_bytes(dir.path() / "suite/suite.json"));
+  REQUIRE(manifest["databases"].size() == 1);
+  CHECK(manifest["databases"][0]["db_id"] == "shop");
+  CHECK(manifest["totals"]["gold_queries"] == 2);
+
+  const auto school =
+      build(dir.path(), dir.path() / "suite", {"--databases", "school", "--max-candidates", "5", "-q"});
+  REQUIRE_MESSAGE(school.exit_code == 0, school.err);
+  manifest = json::parse(test::file_bytes(dir.path() / "suite/suite.json"));
+  REQUIRE(manifest["databases"].size() == 2);
+  CHECK(manifest["databases"][0]["db_id"] == "school");
+  CHECK(manifest["databases"][0]["resumed"] == false);
+  CHECK(manifest["databases"][1]["db_id"] == "shop");
+  CHECK(manifest["databases"][1]["resumed"] == true);
+  CHECK(manifest["totals"]["databases"] == 2);
+  CHECK(manifest["totals"]["gold_queries"] == 4);
+
+  const auto unknown = build(dir.path(), dir.path() / "suite", {"--databases", "shop,shopp", "-q"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("--databases: no gold query of " + (dir.path() / "gold.sql").string() +
+                         " is on 'shopp'; its databases: nowhere, school, shop") != std::string::npos);
+  // The missing database, asked for, is an error as without --databases.
+  const auto missing = build(dir.path(), dir.path() / "suite", {"--databases", "nowhere", "-q"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("the database of db_id 'nowhere' is missing") != std::string::npos);
+}

@@ -1,9 +1,11 @@
-// Reading benchmarks: the JSONL cases format, Spider gold/prediction files, CSV predictions.
+// Reading benchmarks: the JSONL cases format, Spider gold/prediction files, CSV predictions, BIRD
+// prediction keys.
 
 #include <doctest/doctest.h>
 
 #include <fstream>
 
+#include "datasets/bird_files.hpp"
 #include "datasets/cases_file.hpp"
 #include "datasets/csv.hpp"
 #include "datasets/spider_files.hpp"
@@ -135,4 +137,29 @@ TEST_CASE("CSV: broken quoting names the line, and a quote inside an unquoted fi
   CHECK(rows[1].fields[0] == "say \"hi\"");
   CHECK(rows[1].fields[1] == "");
   CHECK(rows[2].fields[0] == "end");
+}
+
+TEST_CASE("BIRD predictions: a key is a position in plain decimal, so 00 never stands in for 0") {
+  test::temp_dir dir;
+  const auto gold =
+      write(dir, "dev.json", R"([{"db_id": "a", "SQL": "SELECT 1"}, {"db_id": "a", "SQL": "SELECT 2"}])");
+  const auto read = [&](const std::string& predictions) {
+    return core::read_bird_files({gold, write(dir, "pred.json", predictions), dir.path(), std::nullopt});
+  };
+  const auto plain = read(R"({"1": "SELECT 20", "0": "SELECT 10"})");
+  REQUIRE(plain.size() == 2);
+  CHECK(plain[0].pred == "SELECT 10");
+  CHECK(plain[1].pred == "SELECT 20");
+  for (const std::string key : {"00", "01", "+1", " 1", "1 ", "1.0", "0x1", "-0", "first", ""}) {
+    CAPTURE(key);
+    const std::string predictions = R"({"0": "SELECT 10", ")" + key + R"(": "SELECT 20"})";
+    try {
+      read(predictions);
+      FAIL("key accepted");
+    } catch (const core::usage_error& e) {
+      const std::string message = e.what();
+      CHECK(message.find("pred.json: key \"" + key + "\" is not a question position") != std::string::npos);
+      CHECK(message.find("\"0\" to \"1\"") != std::string::npos);
+    }
+  }
 }
