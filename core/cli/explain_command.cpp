@@ -1,11 +1,14 @@
 // sqlmorph explain OUT_DIR ID [--technique T] [--rows N] [--no-execute]
+#include <algorithm>
 #include <iostream>
 
 #include "app/environment.hpp"
 #include "cli/command_requests.hpp"
 #include "cli/commands.hpp"
+#include "errors.hpp"
 #include "output/example_explanation.hpp"
 #include "output/record_json.hpp"
+#include "output/terminal_text.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -38,8 +41,19 @@ std::string execute_again(const global_options& g, const explain_options& o, nlo
   const nlohmann::json fresh = nlohmann::json::parse(line);
   evidence["gold_result"] = fresh["gold_result"];
   if (!evidence["pred"].is_null()) evidence["pred_result"] = fresh["pred_result"];
-  return "(the run kept no rows: both queries executed again on " + (db.empty() ? c.db_id : db) +
+  return "(the run kept no rows: both queries executed again on " + terminal_text(db.empty() ? c.db_id : db) +
          "; the scores are the run's)\n";
+}
+
+// --technique names a technique the example has records of; otherwise a usage error listing those.
+void require_technique(const run_example& found, const std::string& id, const std::string& technique) {
+  const std::vector<std::string> present = record_techniques(found.records);
+  if (std::find(present.begin(), present.end(), technique) != present.end()) return;
+  std::string names;
+  for (const auto& name : present) names += (names.empty() ? "" : ", ") + terminal_text(name);
+  throw usage_error("--technique: example '" + terminal_text(id) + "' has no record of technique '" +
+                    terminal_text(technique) + "' (" +
+                    (names.empty() ? "it has no records" : "its techniques: " + names) + ")");
 }
 
 }  // namespace
@@ -61,6 +75,7 @@ void register_explain_command(CLI::App& app, const global_options& g, int& exit_
   cmd->callback([&g, &exit_code, options] {
     apply_logging(g);
     run_example found = find_run_example(options->run_dir, options->id);
+    if (options->technique) require_technique(found, options->id, *options->technique);
     std::string note;
     if (!options->no_execute && rows_not_kept(found.evidence))
       note = execute_again(g, *options, found.evidence);

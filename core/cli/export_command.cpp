@@ -1,5 +1,7 @@
 // sqlmorph export OUT_DIR [--format csv|jsonl] [--what records|examples|summary] [-o FILE]
+//                 [--csv-formula-guard on|off]
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.hpp"
@@ -15,7 +17,17 @@ struct export_options {
   std::string format = "csv";
   std::string what = "records";
   std::string output;
+  std::optional<std::string> formula_guard;  // --csv-formula-guard on|off (CSV only; on by default)
 };
+
+// --csv-formula-guard: on unless "off"; refused with --format jsonl, whose text is never changed.
+bool formula_guard_of(const export_options& o, export_format format) {
+  if (!o.formula_guard) return format == export_format::csv;
+  if (*o.formula_guard != "on" && *o.formula_guard != "off")
+    throw usage_error("--csv-formula-guard must be on or off, not '" + *o.formula_guard + "'");
+  if (format != export_format::csv) throw usage_error("--csv-formula-guard applies to --format csv only");
+  return *o.formula_guard == "on";
+}
 
 int run_export(const global_options& g, const export_options& o) {
   apply_logging(g);
@@ -25,15 +37,17 @@ int run_export(const global_options& g, const export_options& o) {
   export_what what;
   if (!parse_export_what(o.what, what))
     throw usage_error("--what must be records, examples or summary, not '" + o.what + "'");
+  const bool guard = formula_guard_of(o, format);
   if (!std::filesystem::is_directory(o.run_dir)) throw usage_error(o.run_dir + " is not a folder");
   if (o.output.empty()) {
-    export_run(o.run_dir, what, format, std::cout);
+    export_run(o.run_dir, what, format, std::cout, guard);
     std::cout.flush();
     return 0;
   }
+  refuse_run_file(o.run_dir, o.output);
   std::ostringstream text;
-  export_run(o.run_dir, what, format, text);
-  write_file_atomically(o.output, text.str());
+  export_run(o.run_dir, what, format, text, guard);
+  write_output_file(o.output, text.str());
   return 0;
 }
 
@@ -52,7 +66,14 @@ void register_export_command(CLI::App& app, const global_options& g, int& exit_c
       "records (results.jsonl, the default: one row per example and technique variant), examples "
       "(examples.jsonl: one row per example and system, its evidence) or summary (summary.json: one row "
       "per group, with a level column)");
-  cmd->add_option("-o,--output", options->output, "the file to write (default: stdout)");
+  cmd->add_option("-o,--output", options->output,
+                  "the file to write (default: stdout; never one of the run's own files; a device such as "
+                  "/dev/null is written in place)");
+  cmd->add_option("--csv-formula-guard", options->formula_guard,
+                  "on (the default) or off: with on, a CSV cell beginning with =, +, -, @, a tab or a "
+                  "carriage return is written with a ' in front so a spreadsheet reads it as text, not as a "
+                  "formula (numbers such as -1.5 are left alone)")
+      ->type_name("on|off");
   cmd->callback([&g, &exit_code, options] { exit_code = run_export(g, *options); });
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "errors.hpp"
+#include "output/write_all.hpp"
 
 namespace sqlmorph::core {
 namespace {
@@ -55,6 +56,31 @@ void write_file_atomically(const std::filesystem::path& file, std::string_view t
     ::unlink(tmp.c_str());
     throw usage_error("cannot write " + file.string() + ": " + system_reason(err));
   }
+}
+
+void write_output_file(const std::filesystem::path& file, std::string_view text) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);  // follows links: /dev/stdout's target
+  if (!ec && std::filesystem::is_directory(status))
+    throw usage_error("cannot write " + file.string() + ": it is a folder");
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw usage_error("cannot write " + file.string() + ": " + system_reason(errno));
+    try {
+      write_all(fd, file, text);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::close(fd) != 0) throw usage_error("cannot write " + file.string() + ": " + system_reason(errno));
+    return;
+  }
+  std::filesystem::path target = file;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, ec))) {
+    const auto resolved = std::filesystem::weakly_canonical(file, ec);
+    if (!ec) target = resolved;
+  }
+  write_file_atomically(target, text);
 }
 
 }  // namespace sqlmorph::core

@@ -46,12 +46,37 @@ void flatten(const std::string& name, const ordered& value, row& out) {
   }
 }
 
-std::string csv_text(const ordered& v) {
+std::string csv_text(const ordered& v, bool formula_guard) {
   if (v.is_null()) return "";
-  if (v.is_string()) return csv_field(v.get<std::string>());
+  if (v.is_string())
+    return csv_field(formula_guard ? formula_guarded(v.get<std::string>()) : v.get<std::string>());
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_array()) return csv_field(v.dump());
   return v.dump();
+}
+
+// Whether `text` is a plain decimal number ([+-]digits[.digits][e[+-]digits], or .digits): a
+// spreadsheet reads it as that number, and no formula can hide in it.
+bool plain_decimal(std::string_view text) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - from;
+  };
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  std::size_t mantissa = digits();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == text.size();
 }
 
 // Calls its argument with every row, in order (twice per export: the columns, then the rows).
@@ -59,7 +84,7 @@ using row_source = std::function<void(const std::function<void(const row&)>&)>;
 
 // Written with the fixed columns first and the others by name.
 void write_rows(const row_source& rows, const std::vector<std::string>& fixed, export_format format,
-                std::ostream& out) {
+                bool formula_guard, std::ostream& out) {
   std::set<std::string> others;
   rows([&](const row& r) {
     for (const auto& field : r) {
@@ -71,7 +96,8 @@ void write_rows(const row_source& rows, const std::vector<std::string>& fixed, e
   std::unordered_map<std::string, std::size_t> column_of;
   for (std::size_t i = 0; i < columns.size(); ++i) column_of.emplace(columns[i], i);
   if (format == export_format::csv) {
-    for (std::size_t i = 0; i < columns.size(); ++i) out << (i ? "," : "") << csv_field(columns[i]);
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      out << (i ? "," : "") << csv_text(ordered(columns[i]), formula_guard);
     out << "\r\n";
   }
   std::vector<const ordered*> cells(columns.size());
@@ -80,7 +106,8 @@ void write_rows(const row_source& rows, const std::vector<std::string>& fixed, e
     std::fill(cells.begin(), cells.end(), &null_value);
     for (const auto& field : r) cells[column_of.at(field.first)] = &field.second;
     if (format == export_format::csv) {
-      for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << csv_text(*cells[i]);
+      for (std::size_t i = 0; i < cells.size(); ++i)
+        out << (i ? "," : "") << csv_text(*cells[i], formula_guard);
       out << "\r\n";
     } else {
       ordered line = ordered::object();
@@ -170,14 +197,40 @@ std::string csv_field(std::string_view field) {
   return out + "\"";
 }
 
+std::string formula_guarded(std::string_view field) {
+  if (field.empty() || std::string_view("=+-@\t\r").find(field.front()) == std::string_view::npos ||
+      plain_decimal(field))
+    return std::string(field);
+  return "'" + std::string(field);
+}
+
 void export_run(const std::filesystem::path& run_dir, export_what what, export_format format,
-                std::ostream& out) {
+                std::ostream& out, bool formula_guard) {
   if (what == export_what::records)
-    write_rows(line_rows(run_dir / "results.jsonl", true), record_columns, format, out);
+    write_rows(line_rows(run_dir / "results.jsonl", true), record_columns, format, formula_guard, out);
   else if (what == export_what::examples)
-    write_rows(line_rows(run_dir / "examples.jsonl", false), example_columns, format, out);
+    write_rows(line_rows(run_dir / "examples.jsonl", false), example_columns, format, formula_guard, out);
   else
-    write_rows(summary_rows(run_dir / "summary.json"), summary_columns, format, out);
+    write_rows(summary_rows(run_dir / "summary.json"), summary_columns, format, formula_guard, out);
+}
+
+void refuse_run_file(const std::filesystem::path& run_dir, const std::filesystem::path& output) {
+  std::error_code ec;
+  const auto target = std::filesystem::weakly_canonical(output, ec);
+  for (const char* name :
+       {"results.jsonl", "results.jsonl.check", "examples.jsonl", "summary.json", "run.json", "run.lock"}) {
+    const auto own = run_dir / name;
+    std::error_code own_ec;
+    const bool same_path = !ec && target == std::filesystem::weakly_canonical(own, own_ec) && !own_ec;
+    // A hard link (or a path weakly_canonical cannot see through) to an existing file of the run.
+    std::error_code link_ec;
+    const bool same_file = std::filesystem::exists(output, link_ec) &&
+                           std::filesystem::exists(own, link_ec) &&
+                           std::filesystem::equivalent(output, own, link_ec) && !link_ec;
+    if (same_path || same_file)
+      throw usage_error("-o " + output.string() + " is the run's own " + name + " in " + run_dir.string() +
+                        ": export writes a new file, never over the run it reads");
+  }
 }
 
 }  // namespace sqlmorph::core

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "output/terminal_text.hpp"
+
 namespace sqlmorph::core {
 namespace {
 // Display width: counts UTF-8 code points, not bytes.
@@ -13,9 +15,19 @@ std::size_t width_of(const std::string& s) {
 }  // namespace
 
 std::string text_table::render() const {
-  std::vector<std::size_t> width(header_.size(), 0);
-  for (std::size_t c = 0; c < header_.size(); ++c) width[c] = width_of(header_[c]);
-  for (const auto& row : rows_) {
+  const auto shown = [&](const std::vector<std::string>& row) {
+    std::vector<std::string> out;
+    out.reserve(row.size());
+    for (const std::string& cell : row) out.push_back(terminal_text(cell, max_chars_));
+    return out;
+  };
+  const std::vector<std::string> header = shown(header_);
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(rows_.size());
+  for (const auto& row : rows_) rows.push_back(shown(row));
+  std::vector<std::size_t> width(header.size(), 0);
+  for (std::size_t c = 0; c < header.size(); ++c) width[c] = width_of(header[c]);
+  for (const auto& row : rows) {
     if (row.size() > width.size()) width.resize(row.size(), 0);
     for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], width_of(row[c]));
   }
@@ -34,13 +46,13 @@ std::string text_table::render() const {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   };
-  if (!header_.empty()) {
-    emit(header_);
+  if (!header.empty()) {
+    emit(header);
     std::vector<std::string> rule;
-    for (std::size_t c = 0; c < header_.size(); ++c) rule.push_back(std::string(width[c], '-'));
+    for (std::size_t c = 0; c < header.size(); ++c) rule.push_back(std::string(width[c], '-'));
     emit(rule);
   }
-  for (const auto& row : rows_) emit(row);
+  for (const auto& row : rows) emit(row);
   return out;
 }
 

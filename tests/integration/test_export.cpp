@@ -1,12 +1,18 @@
 // `sqlmorph export`: a run's records and summary as RFC 4180 CSV and flat JSON Lines — every field
 // of every record comes back from the CSV (parsed here by an independent reader), nested fields as
-// dotted columns, a stable header; bad folders and files are errors naming them.
+// dotted columns, a stable header; bad folders and files are errors naming them; formula-like cells
+// guarded for spreadsheets (--csv-formula-guard); -o never over the run's own files, and a device
+// or a pipe written in place.
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -243,4 +249,140 @@ TEST_CASE("export: a folder without a run, a malformed record, unknown options a
   const auto missing = run_sqlmorph({"export", (dir.path() / "nope").string()});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("is not a folder") != std::string::npos);
+}
+
+namespace {
+
+// A run whose ids, questions and SQL texts begin as spreadsheet formulas do.
+std::filesystem::path formula_run(const test::temp_dir& dir) {
+  const std::string db = (test::build_dir() / "examples/demo/demo.sqlite").string();
+  std::string cases;
+  const auto add = [&](const json& id, const std::string& question, const std::string& pred) {
+    cases += json{{"id", id},           {"db", db},    {"db_id", "demo"}, {"question", question},
+                  {"gold", "SELECT 1"}, {"pred", pred}}
+                 .dump() +
+             "\n";
+  };
+  add("=HYPERLINK(\"http://evil\",\"x\")", "=1+1", "SELECT 1");
+  add("+cmd", "@SUM(A1)", "-- a comment first\nSELECT 1");
+  add("-2+3", "\tcmd", "SELECT 1");
+  add("@x", "\rcmd", "SELECT 1");
+  add("-1.5", "+2e3", "SELECT 1");    // plain numbers, as text
+  add(-5, "a question", "SELECT 1");  // a number
+  write_file(dir.path() / "cases.jsonl", cases);
+  const auto out = dir.path() / "out";
+  const auto r = run_sqlmorph({"--config", (test::source_dir() / "sqlmorph.toml").string(), "-q", "eval",
+                               "--cases", (dir.path() / "cases.jsonl").string(), "--techniques",
+                               "execution_accuracy", "--out", out.string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return out;
+}
+
+// Column `name` of the rows of a CSV text, header left out.
+std::vector<std::string> csv_column(const std::string& text, const std::string& name) {
+  const auto rows = parse_csv(text);
+  const auto at = std::find(rows[0].begin(), rows[0].end(), name);
+  REQUIRE_MESSAGE(at != rows[0].end(), name);
+  std::vector<std::string> out;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    out.push_back(rows[i][static_cast<std::size_t>(at - rows[0].begin())]);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "export --csv-formula-guard: on by default a formula-like cell gets a quote in front, numbers stay "
+    "numbers") {
+  test::temp_dir dir;
+  const auto out = formula_run(dir);
+  const auto guarded = run_sqlmorph({"export", out.string(), "--what", "examples"});
+  REQUIRE_MESSAGE(guarded.exit_code == 0, guarded.err);
+  const std::vector<std::string> ids = {
+      "'=HYPERLINK(\"http://evil\",\"x\")", "'+cmd", "'-2+3", "'@x", "-1.5", "-5"};
+  CHECK(csv_column(guarded.out, "id") == ids);
+  CHECK(csv_column(guarded.out, "question") ==
+        std::vector<std::string>{"'=1+1", "'@SUM(A1)", "'\tcmd", "'\rcmd", "+2e3", "a question"});
+  CHECK(csv_column(guarded.out, "pred")[1] == "'-- a comment first\nSELECT 1");
+  const auto on = run_sqlmorph({"export", out.string(), "--what", "examples", "--csv-formula-guard", "on"});
+  REQUIRE(on.exit_code == 0);
+  CHECK(on.out == guarded.out);
+  // Records: the ids guarded, the scores numbers.
+  const auto records = run_sqlmorph({"export", out.string()});
+  REQUIRE(records.exit_code == 0);
+  CHECK(csv_column(records.out, "id") == ids);
+  CHECK(csv_column(records.out, "EX") == std::vector<std::string>(6, "1"));
+
+  // off: every cell as it is.
+  const auto off = run_sqlmorph({"export", out.string(), "--what", "examples", "--csv-formula-guard", "off"});
+  REQUIRE_MESSAGE(off.exit_code == 0, off.err);
+  CHECK(csv_column(off.out, "id") ==
+        std::vector<std::string>{"=HYPERLINK(\"http://evil\",\"x\")", "+cmd", "-2+3", "@x", "-1.5", "-5"});
+  CHECK(csv_column(off.out, "question") ==
+        std::vector<std::string>{"=1+1", "@SUM(A1)", "\tcmd", "\rcmd", "+2e3", "a question"});
+
+  // JSON Lines are never changed; the option is refused with them, and a value other than on/off.
+  const auto jsonl = run_sqlmorph({"export", out.string(), "--what", "examples", "--format", "jsonl"});
+  REQUIRE(jsonl.exit_code == 0);
+  CHECK(json::parse(jsonl.out.substr(0, jsonl.out.find('\n')))["id"] == "=HYPERLINK(\"http://evil\",\"x\")");
+  const auto both = run_sqlmorph({"export", out.string(), "--format", "jsonl", "--csv-formula-guard", "on"});
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--csv-formula-guard applies to --format csv only") != std::string::npos);
+  const auto bad = run_sqlmorph({"export", out.string(), "--csv-formula-guard", "maybe"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--csv-formula-guard must be on or off, not 'maybe'") != std::string::npos);
+}
+
+TEST_CASE("export -o never writes over the run's own files, a device or a pipe is written in place") {
+  test::temp_dir dir;
+  const auto out = make_run(dir);
+  std::map<std::string, std::string> before;
+  for (const char* name :
+       {"results.jsonl", "results.jsonl.check", "examples.jsonl", "summary.json", "run.json"})
+    before[name] = test::file_bytes(out / name);
+  std::filesystem::create_symlink(out / "summary.json", dir.path() / "link.json");
+  std::filesystem::create_hard_link(out / "results.jsonl", dir.path() / "hard.csv");
+  for (const auto& target :
+       {out / "summary.json", out / "results.jsonl", out / "examples.jsonl", out / "run.json",
+        out / "run.lock", out / "results.jsonl.check", out / ".." / out.filename() / "summary.json",
+        dir.path() / "link.json", dir.path() / "hard.csv"}) {
+    const auto r = run_sqlmorph({"export", out.string(), "--what", "summary", "-o", target.string()});
+    CHECK_MESSAGE(r.exit_code == 2, target);
+    CHECK_MESSAGE(r.err.find("is the run's own") != std::string::npos, target << ": " << r.err);
+  }
+  // A path relative to the working folder.
+  const auto relative = run_sqlmorph({"export", ".", "--what", "summary", "-o", "summary.json"}, out);
+  CHECK(relative.exit_code == 2);
+  CHECK(relative.err.find("is the run's own summary.json") != std::string::npos);
+  for (const auto& [name, bytes] : before) CHECK_MESSAGE(test::file_bytes(out / name) == bytes, name);
+  CHECK(std::filesystem::is_symlink(dir.path() / "link.json"));
+
+  // A new file in the run's folder is fine.
+  const auto beside = run_sqlmorph({"export", out.string(), "-o", (out / "records.csv").string()});
+  REQUIRE_MESSAGE(beside.exit_code == 0, beside.err);
+  CHECK(test::file_bytes(out / "records.csv") == run_sqlmorph({"export", out.string()}).out);
+
+  // A character device and a named pipe are written in place (nothing to replace atomically).
+  const auto null = run_sqlmorph({"export", out.string(), "-o", "/dev/null"});
+  CHECK_MESSAGE(null.exit_code == 0, null.err);
+  CHECK(std::filesystem::is_character_file("/dev/null"));
+  const auto fifo = dir.path() / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string piped;
+  std::thread reader([&] {
+    std::ifstream in(fifo, std::ios::binary);
+    piped.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
+  const auto to_pipe = run_sqlmorph({"export", out.string(), "--what", "summary", "-o", fifo.string()});
+  // Had the export not opened the pipe, the reader would wait for a writer: this one lets it go.
+  const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+  if (writer >= 0) ::close(writer);
+  reader.join();
+  CHECK_MESSAGE(to_pipe.exit_code == 0, to_pipe.err);
+  CHECK(piped == run_sqlmorph({"export", out.string(), "--what", "summary"}).out);
+  CHECK(std::filesystem::is_fifo(fifo));
+  // A folder is not a file to write.
+  const auto folder = run_sqlmorph({"export", out.string(), "-o", dir.path().string()});
+  CHECK(folder.exit_code == 2);
+  CHECK(folder.err.find("it is a folder") != std::string::npos);
 }
