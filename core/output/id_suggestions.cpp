@@ -1,5 +1,7 @@
 #include "output/id_suggestions.hpp"
 
+#include "nearest_name.hpp"
+
 #include <algorithm>
 #include <tuple>
 
@@ -9,23 +11,6 @@ namespace {
 std::string item_of(const std::string& id) {
   const auto colon = id.rfind(':');
   return colon == std::string::npos ? id : id.substr(colon + 1);
-}
-
-// Levenshtein distance (insertions, deletions and substitutions of bytes), in O(a·b) time and
-// O(b) memory; `b` is the id asked for, which is short.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 }  // namespace

@@ -186,7 +186,7 @@ TEST_CASE("explain: an id that is not there suggests the same question's ids fir
   CHECK(has(six.err, "(nearest ids: dail:6, din:6)"));
   const auto typo = run_sqlmorph({"explain", out.string(), "dial:6"});
   CHECK(typo.exit_code == 2);
-  CHECK(has(typo.err, "(nearest ids: dail:6, din:6)"));
+  CHECK_MESSAGE(has(typo.err, "(nearest ids: dail:6, din:6, dail:0, dail:1, dail:2)"), typo.err);
   const auto far = run_sqlmorph({"explain", out.string(), "dail:6x"});
   CHECK(far.exit_code == 2);
   CHECK(has(far.err, "(nearest ids: dail:6, dail:0, dail:1, dail:2, dail:3)"));
