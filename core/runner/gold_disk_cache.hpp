@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <sqlmorph/query.hpp>
 
@@ -22,6 +23,18 @@
 
 namespace sqlmorph::core {
 
+/// An entry's bytes: the length of its key (8 bytes), the key — so that a hash collision can never
+/// return another query's result — then the outcome (outcome_serialization.hpp).
+std::string cache_entry_bytes(std::string_view key, const query_outcome& outcome);
+
+/// An entry read back: the outcome stored under `key`, or (no outcome) what is wrong with the bytes —
+/// cut short, damaged, or another key's.
+struct cache_entry_reading {
+  std::optional<query_outcome> outcome;
+  std::string problem;
+};
+cache_entry_reading read_cache_entry(std::string_view bytes, std::string_view key);
+
 class gold_disk_cache {
  public:
   explicit gold_disk_cache(std::filesystem::path dir);
@@ -29,6 +42,8 @@ class gold_disk_cache {
   /// True when results of `where` can be cached (its backend's targets are files).
   static bool cacheable(const query_target& where) noexcept { return where.backend->file_targets(); }
 
+  /// The stored outcome, if any. An entry that cannot be read (cut short, damaged) is a miss, with
+  /// a warning naming its file; the outcome executed then replaces it.
   std::optional<query_outcome> load(const query_target& where, std::string_view sql,
                                     const exec_limits& limits);
   /// Stores a deterministic outcome (ok, error, timeout); connection failures are not stored.
