@@ -99,3 +99,186 @@ TEST_CASE("a corrupted gold-cache entry is a miss with a warning naming it, neve
   CHECK(r.err.find("gold cache") == std::string::npos);
 }
 
+namespace {
+
+// A cases file of `count` questions on `db`, two systems answering each (one unit per question).
+std::filesystem::path two_system_cases(const test::temp_dir& dir, const std::filesystem::path& db,
+                                       int count) {
+  const auto file = dir.path() / "cases.jsonl";
+  std::ofstream out(file);
+  for (int i = 0; i < count; ++i) {
+    for (const char* system : {"a", "b"}) {
+      out << json{{"id", "q" + std::to_string(i)},
+                  {"system", system},
+                  {"db", db.string()},
+                  {"gold", "SELECT count(*) + " + std::to_string(i) + " FROM employees"},
+                  {"pred", std::string(system) == "a" ? "SELECT " + std::to_string(i) : "SELECT 1"}}
+                 .dump()
+          << "\n";
+    }
+  }
+  return file;
+}
+
+test::command_result run_shard(const std::filesystem::path& cases, const std::filesystem::path& out, int k,
+                               int n, std::vector<std::string> extra = {}) {
+  auto args = eval_args(cases, out, {"-q", "--shard", std::to_string(k) + "/" + std::to_string(n)});
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_sqlmorph(args);
+}
+
+// `cases` run as shards 0/2 and 1/2 in dir/shard0 and dir/shard1.
+std::vector<std::filesystem::path> two_shards(const test::temp_dir& dir, const std::filesystem::path& cases) {
+  std::vector<std::filesystem::path> shards;
+  for (int k = 0; k < 2; ++k) {
+    shards.push_back(dir.path() / ("shard" + std::to_string(k)));
+    const auto r = run_shard(cases, shards.back(), k, 2);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  }
+  return shards;
+}
+
+std::vector<std::string> merge_args(const std::vector<std::filesystem::path>& shards,
+                                    const std::filesystem::path& out, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"-q", "merge"};
+  for (const auto& s : shards) args.push_back(s.string());
+  args.insert(args.end(), {"--out", out.string()});
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// sqlmorph under an address-space limit of `megabytes` (not under AddressSanitizer, whose shadow
+// memory needs terabytes of address space).
+test::command_result run_sqlmorph_limited(const std::vector<std::string>& args, int megabytes) {
+#if defined(__SANITIZE_ADDRESS__)
+  (void)megabytes;
+  return run_sqlmorph(args);
+#else
+  std::vector<std::string> shell = {"-c", "ulimit -v " + std::to_string(megabytes * 1024) + " && exec \"$@\"",
+                                    "sh", test::sqlmorph_binary().string()};
+  shell.insert(shell.end(), args.begin(), args.end());
+  return test::run_program("/bin/sh", shell);
+#endif
+}
+
+void edit_json(const std::filesystem::path& file, const std::function<void(json&)>& edit) {
+  json j = read_json(file);
+  edit(j);
+  test::write_file(file, j.dump(2));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "merge re-checks every number of the shards' run.json against the others and the files, in bounded "
+    "memory") {
+  test::temp_dir dir;
+  const auto cases = two_system_cases(dir, demo_db(), 6);
+  const std::vector<std::filesystem::path> shards = two_shards(dir, cases);
+  const auto out = dir.path() / "merged";
+  // The untouched shards merge within the limit.
+  const int limit_mb = 1024;
+  const auto good = run_sqlmorph_limited(merge_args(shards, out), limit_mb);
+  REQUIRE_MESSAGE(good.exit_code == 0, good.err);
+  const auto manifest = [&](int k) { return shards[static_cast<std::size_t>(k)] / "run.json"; };
+  const std::string original0 = test::file_bytes(manifest(0));
+  const std::string original1 = test::file_bytes(manifest(1));
+  struct tamper {
+    const char* what;
+    std::function<void(json&)> edit;
+    bool both;             // in both shards' run.json (so that they agree)
+    const char* expected;  // in the message, after the file's name
+  };
+  const std::vector<tamper> cases_of_tampering = {
+      {"count", [](json& j) { j["shard"]["count"] = 1000000000; }, true, "shard.count 1000000000"},
+      {"run_units", [](json& j) { j["shard"]["run_units"] = 100000000; }, true, "shard.run_units 100000000"},
+      {"run_units and run_examples",
+       [](json& j) {
+         j["shard"]["run_units"] = 100000000;
+         j["shard"]["run_examples"] = 100000000;
+       },
+       true, "shard.run_units says 100000000 units, but the 2 shards' run.json list 6"},
+      {"run_examples", [](json& j) { j["shard"]["run_examples"] = 4000000000000LL; }, true,
+       "shard.run_examples says 4000000000000 examples, but the 2 shards' run.json list 12"},
+      {"a unit's examples, the sum kept",  // (their lines would overflow a count)
+       [](json& j) {
+         j["shard"]["run_examples"] = 4000000000000000010LL;
+         if (j["shard"]["index"] == 0) j["shard"]["units"][0][1] = 4000000000000000000LL;
+       },
+       true, "units missing"},
+      {"a unit's index", [](json& j) { j["shard"]["units"][0][0] = j["shard"]["run_units"]; }, false,
+       "shard.units[0]: unit 6 beyond run_units 6"},
+      {"units out of order",
+       [](json& j) {
+         auto& units = j["shard"]["units"];
+         if (units.size() > 1)
+           std::swap(units[0], units[1]);
+         else
+           units.push_back(units[0]);
+       },
+       false, "not after unit"},
+  };
+  for (const tamper& t : cases_of_tampering) {
+    const std::string tampered = t.what;
+    CAPTURE(tampered);
+    edit_json(manifest(0), t.edit);
+    if (t.both) edit_json(manifest(1), t.edit);
+    const auto r = run_sqlmorph_limited(merge_args(shards, out, {"--overwrite"}), limit_mb);
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(r.err.find(t.expected) != std::string::npos, r.err);
+    if (std::string(t.expected).find("shard") != std::string::npos)
+      CHECK_MESSAGE(r.err.find(manifest(0).string()) != std::string::npos, r.err);
+    // With shard 1 not given, its units cannot be counted: the message says how many are missing
+    // without listing them all.
+    const auto alone = run_sqlmorph_limited(merge_args({shards[0]}, out, {"--overwrite"}), limit_mb);
+    CHECK(alone.exit_code == 2);
+    CHECK(alone.err.size() < 20000);
+    test::write_file(manifest(0), original0);
+    test::write_file(manifest(1), original1);
+  }
+  // run_units claimed by both and shard 1 not given: counted, the first 50 named.
+  for (int k = 0; k < 2; ++k) {
+    edit_json(manifest(k), [](json& j) {
+      j["shard"]["run_units"] = 100000000;
+      j["shard"]["run_examples"] = 100000000;
+    });
+  }
+  const auto missing = run_sqlmorph_limited(merge_args({shards[0]}, out, {"--overwrite"}), limit_mb);
+  CHECK(missing.exit_code == 2);
+  CHECK_MESSAGE(missing.err.find("shard 1/2 not given") != std::string::npos, missing.err);
+  CHECK(missing.err.find(" of 100000000 units missing") != std::string::npos);
+  CHECK(missing.err.find("more") != std::string::npos);
+  CHECK(missing.err.size() < 20000);
+}
+
+TEST_CASE("merge takes the output folder's run.lock as eval does, and reads no shard a run is writing") {
+  test::temp_dir dir;
+  const auto cases = two_system_cases(dir, demo_db(), 4);
+  const std::vector<std::filesystem::path> shards = two_shards(dir, cases);
+  // An eval writing to `busy` (it holds run.lock; the same lock in this process stands for it).
+  const auto busy = dir.path() / "busy";
+  std::filesystem::create_directories(busy);
+  {
+    const core::output_lock eval_running(busy);
+    const auto r = run_sqlmorph(merge_args(shards, busy, {"--overwrite"}));
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(r.err.find("another sqlmorph run is writing to " + busy.string()) != std::string::npos,
+                  r.err);
+    CHECK_FALSE(std::filesystem::exists(busy / "results.jsonl"));
+    CHECK_FALSE(std::filesystem::exists(busy / "run.json"));
+  }
+  // A shard being written (resumed, say): not read.
+  {
+    const core::output_lock shard_running(shards[1]);
+    const auto r = run_sqlmorph(merge_args(shards, dir.path() / "merged"));
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(r.err.find("a sqlmorph run is writing to " + shards[1].string()) != std::string::npos,
+                  r.err);
+  }
+  // Released: the merge goes ahead, and holds the lock while it writes (an eval then is refused).
+  const auto r = run_sqlmorph(merge_args(shards, busy, {"--overwrite"}));
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(std::filesystem::exists(busy / "run.lock"));
+  CHECK(read_json(busy / "run.json")["status"] == "complete");
+}
+
