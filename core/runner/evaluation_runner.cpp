@@ -75,10 +75,16 @@ script_error_policy parse_script_error_policy(const std::string& text) {
   throw usage_error("on_script_error must be 'mark' or 'abort', not '" + text + "'");
 }
 
-std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings) {
+std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings,
+                            const database_hashes& databases) {
   field_digest digest;  // XXH3-128 (runner/content_hash.hpp)
   const auto add = [&](std::string_view s) { digest.add(s); };
   add(settings.routes->fingerprint());
+  // The database files' contents (none on servers: their runs keep their fingerprints).
+  for (const auto& [file, hash] : databases) {
+    add("database " + file);
+    add(hash);
+  }
   add(limits_text(settings.gold_limits));
   add(limits_text(settings.pred_limits));
   for (const auto& t : settings.techniques) add(t->identity());
@@ -178,7 +184,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   out.stats.units = units.size();
   out.stats.jobs = jobs;
 
-  run_outputs outputs(examples, units, settings, jobs);
+  const std::shared_ptr<content_hash_memo> content_hashes =
+      settings.content_hashes ? settings.content_hashes : std::make_shared<content_hash_memo>();
+  run_outputs outputs(examples, units, settings, jobs, *content_hashes);
   const std::size_t per_example = techniques.size() + (settings.exact_match ? 1 : 0) + judges.size();
   run_tally tally(examples, per_example, out.summary);
   // Records already written count in the summary like new ones.
@@ -199,7 +207,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   }
 
   std::unique_ptr<gold_disk_cache> disk;
-  if (settings.cache_dir) disk = std::make_unique<gold_disk_cache>(*settings.cache_dir);
+  if (settings.cache_dir) disk = std::make_unique<gold_disk_cache>(*settings.cache_dir, content_hashes);
   shared_query_cache shared(settings.memory_cache_bytes);
   schema_cache schemas;
   std::atomic<std::uint64_t> shared_answers{0};

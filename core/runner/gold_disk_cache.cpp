@@ -24,14 +24,15 @@ std::string hash128(std::string_view text) {
 
 }  // namespace
 
-gold_disk_cache::gold_disk_cache(std::filesystem::path dir) : dir_(std::move(dir)) {
+gold_disk_cache::gold_disk_cache(std::filesystem::path dir, std::shared_ptr<content_hash_memo> hashes)
+    : dir_(std::move(dir)), hashes_(std::move(hashes)) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw usage_error("cannot create the cache folder " + dir_.string() + ": " + ec.message());
 }
 
 std::string gold_disk_cache::database_hash(const std::string& db) {
-  return hashes_.hash_of(db);
+  return hashes_->hash_of(db);
 }
 
 std::string gold_disk_cache::key_text(const query_target& where, const std::string& db_hash,

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -37,7 +38,8 @@ cache_entry_reading read_cache_entry(std::string_view bytes, std::string_view ke
 
 class gold_disk_cache {
  public:
-  explicit gold_disk_cache(std::filesystem::path dir);
+  /// A cache in `dir`, hashing databases through `hashes` (shared with the run's fingerprint).
+  gold_disk_cache(std::filesystem::path dir, std::shared_ptr<content_hash_memo> hashes);
 
   /// True when results of `where` can be cached (its backend's targets are files).
   static bool cacheable(const query_target& where) noexcept { return where.backend->file_targets(); }
@@ -54,7 +56,7 @@ class gold_disk_cache {
   std::uint64_t stores() const noexcept { return stores_; }
   const std::filesystem::path& dir() const noexcept { return dir_; }
   /// Databases hashed so far in this run.
-  std::size_t databases_hashed() const { return hashes_.files_hashed(); }
+  std::size_t databases_hashed() const { return hashes_->files_hashed(); }
 
  private:
   /// The content hash of a database file; empty when it cannot be read (nothing is cached then).
@@ -64,7 +66,7 @@ class gold_disk_cache {
   std::filesystem::path entry_path(const std::string& key) const;
 
   std::filesystem::path dir_;
-  content_hash_memo hashes_;
+  std::shared_ptr<content_hash_memo> hashes_;
   std::atomic<std::uint64_t> hits_{0};
   std::atomic<std::uint64_t> stores_{0};
 };

@@ -239,6 +239,12 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
     const shard_run& s = f.shard;
     if (s.run_fingerprint != first.run_fingerprint || s.spec.count != first.spec.count ||
         s.run_units != first.run_units || s.run_examples != first.run_examples) {
+      const std::string database = changed_database(first.databases, s.databases);
+      if (!database.empty())
+        throw input_error(shards.front().dir.string() + " (shard " + shard_name(first) + ") and " +
+                          f.dir.string() + " (shard " + shard_name(s) +
+                          ") were computed on different contents of a database: " + database +
+                          "; rerun the shards on the same copy of the databases");
       throw input_error(f.dir.string() + " is shard " + shard_name(s) + " of another run than " +
                         shards.front().dir.string() + " (run fingerprint " + s.run_fingerprint + " vs " +
                         first.run_fingerprint + ")");
@@ -326,6 +332,7 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   run["status"] = "complete";
   run["fingerprint"] = first.run_fingerprint;
   run["examples"] = first.run_examples;
+  run["database_hashes"] = database_hashes_json(first.databases);
   run.erase("shard");
   std::string started, finished;
   nlohmann::ordered_json statistics = nlohmann::ordered_json::object();

@@ -135,7 +135,9 @@ std::vector<example> select_shard(const std::vector<example>& examples, shard_sp
   const std::vector<work_unit> units = plan_work(examples);
   shard_run run;
   run.spec = spec;
-  run.run_fingerprint = run_fingerprint(examples, settings);
+  if (!settings.content_hashes) settings.content_hashes = std::make_shared<content_hash_memo>();
+  run.databases = database_contents(examples, *settings.routes, *settings.content_hashes);
+  run.run_fingerprint = run_fingerprint(examples, settings, run.databases);
   run.run_examples = examples.size();
   run.run_units = units.size();
   std::vector<example> mine;
@@ -161,6 +163,7 @@ nlohmann::ordered_json shard_run::to_json() const {
   j["units"] = nlohmann::ordered_json::array();
   for (const unit& u : units)
     j["units"].push_back(nlohmann::ordered_json::array({u.index, u.examples, u.keys_digest}));
+  j["database_hashes"] = database_hashes_json(databases);
   return j;
 }
 
@@ -203,6 +206,7 @@ shard_run shard_run::from_json(const nlohmann::json& j, const std::string& where
       examples += next.examples;
       s.units.push_back(std::move(next));
     }
+    if (j.contains("database_hashes")) s.databases = database_hashes_from_json(j["database_hashes"], where);
   } catch (const nlohmann::json::exception& e) {
     return fail(e.what());
   }

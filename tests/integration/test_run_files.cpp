@@ -28,6 +28,13 @@ std::filesystem::path demo_db() {
   return test::build_dir() / "examples" / "demo" / "demo.sqlite";
 }
 
+// A copy of the demo database (which the test then changes).
+std::filesystem::path demo_copy(const test::temp_dir& dir) {
+  const auto db = dir.path() / "demo.sqlite";
+  std::filesystem::copy_file(demo_db(), db);
+  return db;
+}
+
 json read_json(const std::filesystem::path& file) {
   return json::parse(test::file_bytes(file));
 }
@@ -280,5 +287,98 @@ TEST_CASE("merge takes the output folder's run.lock as eval does, and reads no s
   CHECK_MESSAGE(r.exit_code == 0, r.err);
   CHECK(std::filesystem::exists(busy / "run.lock"));
   CHECK(read_json(busy / "run.json")["status"] == "complete");
+}
+
+TEST_CASE("the run fingerprint covers the databases' contents: merge refuses shards of different copies") {
+  test::temp_dir dir;
+  const auto db = demo_copy(dir);
+  const auto cases = two_system_cases(dir, db, 6);
+  const auto single = dir.path() / "single";
+  REQUIRE(run_sqlmorph(eval_args(cases, single, {"-q"})).exit_code == 0);
+  const auto shard0 = dir.path() / "shard0";
+  const auto shard1 = dir.path() / "shard1";
+  REQUIRE(run_shard(cases, shard0, 0, 2).exit_code == 0);
+  // The database changes (a row more) before shard 1 runs: shard 1's results come from other data.
+  test::create_sqlite(db, "INSERT INTO employees(name, salary) VALUES ('one more', 1)");
+  REQUIRE(run_shard(cases, shard1, 1, 2).exit_code == 0);
+  const auto r = run_sqlmorph(merge_args({shard0, shard1}, dir.path() / "merged"));
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find(shard0.string() + " (shard 0/2) and " + shard1.string() +
+                           " (shard 1/2) were computed on different contents of a database: " +
+                           db.string()) != std::string::npos,
+                r.err);
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "merged" / "results.jsonl"));
+  // run.json keeps each database's hash.
+  const json hashes = read_json(single / "run.json")["database_hashes"];
+  REQUIRE(hashes.size() == 1);
+  CHECK(hashes[db.string()].get<std::string>().size() == 32);
+  // Shard 0 run again on the database as it is now: the shards merge.
+  REQUIRE(run_shard(cases, shard0, 0, 2, {"--overwrite"}).exit_code == 0);
+  const auto again = run_sqlmorph(merge_args({shard0, shard1}, dir.path() / "merged"));
+  CHECK_MESSAGE(again.exit_code == 0, again.err);
+  CHECK(read_json(dir.path() / "merged" / "run.json")["database_hashes"][db.string()] != hashes[db.string()]);
+}
+
+TEST_CASE("--resume refuses a run whose database changed since it began, naming the database") {
+  test::temp_dir dir;
+  const auto db = demo_copy(dir);
+  const auto cases = two_system_cases(dir, db, 3);
+  const auto out = dir.path() / "out";
+  REQUIRE(run_sqlmorph(eval_args(cases, out, {"-q"})).exit_code == 0);
+  CHECK(run_sqlmorph(eval_args(cases, out, {"-q", "--resume"})).exit_code == 0);  // unchanged: resumes
+  const std::string results = test::file_bytes(out / "results.jsonl");
+  test::create_sqlite(db, "DELETE FROM employees WHERE rowid = 1");
+  const auto r = run_sqlmorph(eval_args(cases, out, {"-q", "--resume"}));
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(
+      r.err.find("cannot resume the run in " + out.string() +
+                 ": a database changed since it began: " + db.string() + " (content ") != std::string::npos,
+      r.err);
+  CHECK(test::file_bytes(out / "results.jsonl") == results);  // untouched
+}
+
+TEST_CASE("--resume without a readable run.json refuses a folder holding results, saying how to start over") {
+  test::temp_dir dir;
+  const auto cases = two_system_cases(dir, demo_db(), 3);
+  const auto out = dir.path() / "out";
+  // Every query timed out (a limit of a microsecond)...
+  const auto first = run_sqlmorph(eval_args(cases, out, {"-q", "--timeout", "0.000001"}));
+  REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+  const std::string results = test::file_bytes(out / "results.jsonl");
+  const std::string manifest = test::file_bytes(out / "run.json");
+  // ... then run.json removed, emptied, cut short or without its fingerprint, and the run "resumed"
+  // with a limit of 30 s: the timeouts must not be kept as this run's results.
+  const std::vector<std::pair<std::string, std::string>> damages = {
+      {"removed", ""},
+      {"is empty", ""},
+      {"is not a JSON object", manifest.substr(0, manifest.size() / 2)},
+      {"has no fingerprint", "{\"status\": \"complete\"}"}};
+  for (const auto& [problem, text] : damages) {
+    CAPTURE(problem);
+    if (problem == "removed")
+      std::filesystem::remove(out / "run.json");
+    else
+      test::write_file(out / "run.json", text);
+    const auto r = run_sqlmorph(eval_args(cases, out, {"-q", "--timeout", "30", "--resume"}));
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(
+        r.err.find("cannot resume the run in " + out.string() + ": its run.json " +
+                   (problem == "removed" ? std::string("is missing") : problem)) != std::string::npos,
+        r.err);
+    CHECK(r.err.find("--overwrite") != std::string::npos);
+    CHECK(test::file_bytes(out / "results.jsonl") == results);  // untouched
+  }
+  // Started over as the message says: the new limit's results.
+  const auto over = run_sqlmorph(eval_args(cases, out, {"-q", "--timeout", "30", "--overwrite"}));
+  REQUIRE_MESSAGE(over.exit_code == 0, over.err);
+  CHECK(read_json(out / "run.json")["status"] == "complete");
+  // --resume into a folder holding no run yet starts it (a cluster's task always passes --resume),
+  // and so into one whose run.json was written but no result yet.
+  const auto fresh = dir.path() / "fresh";
+  CHECK(run_sqlmorph(eval_args(cases, fresh, {"-q", "--resume"})).exit_code == 0);
+  std::filesystem::remove(fresh / "results.jsonl");
+  std::filesystem::remove(fresh / "examples.jsonl");
+  test::write_file(fresh / "run.json", "");
+  CHECK(run_sqlmorph(eval_args(cases, fresh, {"-q", "--resume"})).exit_code == 0);
 }
 
