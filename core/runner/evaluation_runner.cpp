@@ -159,6 +159,27 @@ void note_uncached_servers(const std::vector<example>& examples, const evaluatio
       names);
 }
 
+// summary.json of a finished run.
+void write_summary(const evaluation_outcome& out, const std::filesystem::path& file, unsigned jobs) {
+  const stopwatch summary_clock;
+  std::string text;
+  std::jthread freeing;  // (joined when it goes, whatever happens to the file)
+  {
+    nlohmann::ordered_json summary = out.summary.to_json(out.examples, out.wall_seconds, jobs);
+    spdlog::debug("summary computed in {:.2f} s", summary_clock.elapsed_ms() / 1000);
+    text = pretty_json(summary, 2, jobs) + "\n";
+    spdlog::debug("summary formatted at {:.2f} s", summary_clock.elapsed_ms() / 1000);
+    // The document has a node per number (millions in a run of many systems): it is freed on
+    // another thread while the file is written (here, when the system refuses a thread).
+    try {
+      freeing = std::jthread([document = std::move(summary)]() mutable { document = nullptr; });
+    } catch (const std::system_error&) {
+    }
+  }
+  write_file_atomically(file, text);
+  spdlog::debug("summary.json written in {:.2f} s", summary_clock.elapsed_ms() / 1000);
+}
+
 }  // namespace
 
 evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings) {
@@ -345,37 +366,29 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   const std::string status = !abort_reason.empty()   ? "aborted"
                              : out.stats.interrupted ? "interrupted"
                                                      : "complete";
-  outputs.finish(status, {{"units", out.stats.units},
-                          {"resumed_units", out.stats.resumed_units},
-                          {"written_units", written},
-                          {"workers", out.stats.workers},
-                          {"gold_executed", out.stats.gold_executed},
-                          {"gold_from_disk_cache", out.stats.gold_from_disk},
-                          {"pred_executed", out.stats.pred_executed},
-                          {"db_missing_queries", stats.db_missing.load()},
-                          {"reused", out.stats.reused},
-                          {"shared_answers", out.stats.shared_answers},
-                          {"shared_scores", out.stats.shared_scores}});
-  if (!abort_reason.empty()) throw run_aborted(abort_reason);
-  if (settings.out_dir && !out.stats.interrupted) {
-    const stopwatch summary_clock;
-    std::string text;
-    std::jthread freeing;  // (joined when it goes, whatever happens to the file)
-    {
-      nlohmann::ordered_json summary = out.summary.to_json(out.examples, out.wall_seconds, jobs);
-      spdlog::debug("summary computed in {:.2f} s", summary_clock.elapsed_ms() / 1000);
-      text = pretty_json(summary, 2, jobs) + "\n";
-      spdlog::debug("summary formatted at {:.2f} s", summary_clock.elapsed_ms() / 1000);
-      // The document has a node per number (millions in a run of many systems): it is freed on
-      // another thread while the file is written (here, when the system refuses a thread).
-      try {
-        freeing = std::jthread([document = std::move(summary)]() mutable { document = nullptr; });
-      } catch (const std::system_error&) {
-      }
+  const nlohmann::ordered_json statistics = {{"units", out.stats.units},
+                                             {"resumed_units", out.stats.resumed_units},
+                                             {"written_units", written},
+                                             {"workers", out.stats.workers},
+                                             {"gold_executed", out.stats.gold_executed},
+                                             {"gold_from_disk_cache", out.stats.gold_from_disk},
+                                             {"pred_executed", out.stats.pred_executed},
+                                             {"db_missing_queries", stats.db_missing.load()},
+                                             {"reused", out.stats.reused},
+                                             {"shared_answers", out.stats.shared_answers},
+                                             {"shared_scores", out.stats.shared_scores}};
+  // "complete" only once every file of the run is written: summary.json first (a full disk then
+  // leaves run.json saying "failed", not "complete" beside no summary).
+  if (status == "complete" && settings.out_dir) {
+    try {
+      write_summary(out, *settings.out_dir / "summary.json", jobs);
+    } catch (...) {
+      outputs.finish("failed", statistics);
+      throw;
     }
-    write_file_atomically(*settings.out_dir / "summary.json", text);
-    spdlog::debug("summary.json written in {:.2f} s", summary_clock.elapsed_ms() / 1000);
   }
+  outputs.finish(status, statistics);
+  if (!abort_reason.empty()) throw run_aborted(abort_reason);
   report_missing_databases(tally, settings.require_databases);
   return out;
 }

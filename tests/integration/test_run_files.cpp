@@ -382,3 +382,46 @@ TEST_CASE("--resume without a readable run.json refuses a folder holding results
   CHECK(run_sqlmorph(eval_args(cases, fresh, {"-q", "--resume"})).exit_code == 0);
 }
 
+TEST_CASE("run.json says complete only once summary.json is written: a failed summary leaves it failed") {
+  test::temp_dir dir;
+  const auto cases = two_system_cases(dir, demo_db(), 2);
+  const auto out = dir.path() / "out";
+  // summary.json cannot be written — here because a folder has its name, as a full disk would make
+  // its write fail (write_file_atomically's error is the same either way: tested on a full disk in
+  // test_run_guards.cpp).
+  std::filesystem::create_directories(out / "summary.json");
+  const auto r = run_sqlmorph(eval_args(cases, out, {"-q"}));
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find("cannot write " + (out / "summary.json").string()) != std::string::npos, r.err);
+  CHECK(read_json(out / "run.json")["status"] == "failed");
+  // Once it can be written, --resume finishes the run.
+  std::filesystem::remove(out / "summary.json");
+  const auto resumed = run_sqlmorph(eval_args(cases, out, {"-q", "--resume"}));
+  CHECK_MESSAGE(resumed.exit_code == 0, resumed.err);
+  CHECK(read_json(out / "run.json")["status"] == "complete");
+  CHECK(std::filesystem::is_regular_file(out / "summary.json"));
+}
+
+TEST_CASE("--keep-rows and --show-rows say what 0 means: no rows kept") {
+  test::temp_dir dir;
+  const auto cases = two_system_cases(dir, demo_db(), 1);
+  const auto bad = run_sqlmorph(eval_args(cases, dir.path() / "bad", {"--keep-rows", "-1"}));
+  CHECK(bad.exit_code == 2);
+  CHECK_MESSAGE(
+      bad.err.find("--keep-rows must be a whole number of rows (0: none), not -1") != std::string::npos,
+      bad.err);
+  CHECK(bad.err.find("no row cap") == std::string::npos);
+  const auto show = run_sqlmorph({"--config", config_arg(), "compare", "--db", demo_db().string(), "--gold",
+                                  "SELECT 1", "--pred", "SELECT 1", "--show-rows", "1.5"});
+  CHECK(show.exit_code == 2);
+  CHECK(show.err.find("--show-rows must be a whole number of rows (0: none), not 1.5") != std::string::npos);
+  // 0 keeps none: the evidence has the row count, no rows.
+  const auto none = dir.path() / "none";
+  REQUIRE(run_sqlmorph(eval_args(cases, none, {"-q", "--keep-rows", "0"})).exit_code == 0);
+  const json evidence = test::read_jsonl(none / "examples.jsonl").at(0);
+  CHECK(evidence["gold_result"]["row_count"] == 1);
+  CHECK(evidence["gold_result"].value("rows", json::array()).empty());
+  const auto help = run_sqlmorph({"eval", "--help"});
+  CHECK(help.out.find("0: none") != std::string::npos);
+}
+
