@@ -425,3 +425,42 @@ TEST_CASE("--keep-rows and --show-rows say what 0 means: no rows kept") {
   CHECK(help.out.find("0: none") != std::string::npos);
 }
 
+TEST_CASE("report refuses a folder given twice and two folders holding one system, naming them") {
+  test::temp_dir dir;
+  const auto run_of = [&](const std::string& name, const std::string& system) {
+    const auto cases = dir.path() / (name + ".jsonl");
+    test::write_file(cases, json{{"id", 1},
+                                 {"system", system},
+                                 {"db", demo_db().string()},
+                                 {"gold", "SELECT 1"},
+                                 {"pred", "SELECT 1"}}
+                                    .dump() +
+                                "\n");
+    const auto out = dir.path() / name;
+    REQUIRE(run_sqlmorph(eval_args(cases, out, {"-q"})).exit_code == 0);
+    return out;
+  };
+  const auto a = run_of("a", "alpha");
+  const auto b = run_of("b", "beta");
+  const auto a_again = run_of("a_again", "alpha");
+  const auto report = [&](const std::vector<std::filesystem::path>& folders) {
+    std::vector<std::string> args = {"report"};
+    for (const auto& f : folders) args.push_back(f.string());
+    args.insert(args.end(), {"-o", (dir.path() / "report.html").string()});
+    return run_sqlmorph(args);
+  };
+  const auto twice = report({a, a});
+  CHECK(twice.exit_code == 2);
+  CHECK_MESSAGE(twice.err.find("report: " + a.string() + " is given twice") != std::string::npos, twice.err);
+  const auto spelled = report({a, a / "." / ".." / "a"});
+  CHECK(spelled.exit_code == 2);
+  CHECK(spelled.err.find("is given twice (as " + a.string() + ")") != std::string::npos);
+  const auto same_system = report({a, b, a_again});
+  CHECK(same_system.exit_code == 2);
+  CHECK_MESSAGE(same_system.err.find("report: " + a.string() + " and " + a_again.string() +
+                                     " both hold system 'alpha'") != std::string::npos,
+                same_system.err);
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "report.html"));
+  const auto fine = report({a, b});
+  CHECK_MESSAGE(fine.exit_code == 0, fine.err);
+}
