@@ -98,7 +98,8 @@ std::optional<query_outcome> deserialize_outcome(std::string_view bytes) {
   std::uint8_t truncated = 0;
   std::uint64_t columns = 0;
   if (!in.u8(status) || status > static_cast<std::uint8_t>(query_status::backend_error) ||
-      !in.bytes(message) || !in.u64(ms) || !in.u8(truncated) || !in.u64(columns) || columns > (1u << 20) ||
+      !in.bytes(message) || !in.u64(ms) || !in.u8(truncated) || truncated > 1 || !in.u64(columns) ||
+      columns > (1u << 20) ||
       columns > in.left() / 16) {  // a name and a type: 8 bytes of length each at least
     return std::nullopt;
   }
