@@ -53,7 +53,7 @@ evaluation_settings evaluation_settings_for(const evaluation_request& r, const c
   settings.resume = r.resume;
   settings.overwrite = r.overwrite;
   settings.require_databases = r.require_databases;
-  if (r.keep_rows) settings.evidence.keep_rows = checked_row_cap(*r.keep_rows, r.name("keep_rows"));
+  if (r.keep_rows) settings.evidence.keep_rows = checked_rows_kept(*r.keep_rows, r.name("keep_rows"));
   settings.sqlmorph_logs = r.sqlmorph_logs;
   settings.cache_dir = r.cache ? r.cache : cfg.run.cache_dir;
   settings.on_script_error = parse_script_error_policy(r.on_script_error.value_or(cfg.lua.on_error));

@@ -141,7 +141,7 @@ std::vector<record> compare_records(environment& env, const compare_options& o, 
   ex.pred = o.pred;
   if (evidence == nullptr || !o.show_rows) return evaluator.evaluate(ex);
   evidence_options shown;
-  shown.keep_rows = checked_row_cap(*o.show_rows, "--show-rows");
+  shown.keep_rows = checked_rows_kept(*o.show_rows, "--show-rows");
   shown.max_bytes = 16 * 1024 * 1024;  // one example: the row count is the limit
   evaluator.set_evidence_options(shown);
   std::string body;

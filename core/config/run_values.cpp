@@ -15,6 +15,15 @@ std::string shown(double v) {
   return buf;
 }
 
+// A whole number of rows; `zero` says what 0 means.
+std::uint64_t checked_rows(double value, const std::string& what, const char* zero) {
+  // 2^63: beyond it a double no longer converts to std::uint64_t safely.
+  if (!std::isfinite(value) || value < 0 || value != std::floor(value) || value >= 9.2e18) {
+    throw usage_error(what + " must be a whole number of rows (0: " + zero + "), not " + shown(value));
+  }
+  return static_cast<std::uint64_t>(value);
+}
+
 }  // namespace
 
 unsigned checked_jobs(double value, const std::string& what) {
@@ -34,11 +43,11 @@ double checked_timeout(double seconds, const std::string& what) {
 }
 
 std::uint64_t checked_row_cap(double value, const std::string& what) {
-  // 2^63: beyond it a double no longer converts to std::uint64_t safely.
-  if (!std::isfinite(value) || value < 0 || value != std::floor(value) || value >= 9.2e18) {
-    throw usage_error(what + " must be a whole number of rows (0: no row cap), not " + shown(value));
-  }
-  return static_cast<std::uint64_t>(value);
+  return checked_rows(value, what, "no row cap");
+}
+
+std::uint64_t checked_rows_kept(double value, const std::string& what) {
+  return checked_rows(value, what, "none");
 }
 
 }  // namespace sqlmorph::core

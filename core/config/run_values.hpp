@@ -23,4 +23,7 @@ double checked_timeout(double seconds, const std::string& what);
 /// A row cap: an integer >= 0 (0: no row cap; the byte cap still holds).
 std::uint64_t checked_row_cap(double value, const std::string& what);
 
+/// Rows of a result kept or shown (--keep-rows, --show-rows): an integer >= 0 (0: none).
+std::uint64_t checked_rows_kept(double value, const std::string& what);
+
 }  // namespace sqlmorph::core

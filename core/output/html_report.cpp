@@ -13,6 +13,7 @@
 #include "eval/sql_features.hpp"
 #include "output/record_json.hpp"
 #include "output/report_assets.hpp"
+#include "output/report_folders.hpp"
 #include "output/run_summary.hpp"
 
 namespace sqlmorph::core {
@@ -138,7 +139,9 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
   const auto variant_of = [&](const json& j) {
     return variant_index(json_text(j, "technique"), penalize_of(j));
   };
+  report_folders folders;  // each once, each system in one
   for (const auto& dir : run_dirs) {
+    folders.add_folder(dir);
     runs.push_back(dir.filename().empty() ? dir.parent_path().filename().string() : dir.filename().string());
     const auto summary_path = dir / "summary.json";
     const auto results_path = dir / "results.jsonl";
@@ -149,6 +152,7 @@ std::string build_report(const std::vector<std::filesystem::path>& run_dirs, con
     json s = json::parse(read_file(summary_path), nullptr, false);
     if (s.is_discarded() || !s.is_object() || !s.contains("techniques"))
       throw usage_error(summary_path.string() + ": not a summary of sqlmorph");
+    folders.add_systems(s, dir);
     // Groups: system and variant as indexes, the rest as written.
     const auto group = [&](const json& g, ordered& into) {
       ordered t;

@@ -75,10 +75,16 @@ script_error_policy parse_script_error_policy(const std::string& text) {
   throw usage_error("on_script_error must be 'mark' or 'abort', not '" + text + "'");
 }
 
-std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings) {
+std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings,
+                            const database_hashes& databases) {
   field_digest digest;  // XXH3-128 (runner/content_hash.hpp)
   const auto add = [&](std::string_view s) { digest.add(s); };
   add(settings.routes->fingerprint());
+  // The database files' contents (none on servers: their runs keep their fingerprints).
+  for (const auto& [file, hash] : databases) {
+    add("database " + file);
+    add(hash);
+  }
   add(limits_text(settings.gold_limits));
   add(limits_text(settings.pred_limits));
   for (const auto& t : settings.techniques) add(t->identity());
@@ -153,6 +159,27 @@ void note_uncached_servers(const std::vector<example>& examples, const evaluatio
       names);
 }
 
+// summary.json of a finished run.
+void write_summary(const evaluation_outcome& out, const std::filesystem::path& file, unsigned jobs) {
+  const stopwatch summary_clock;
+  std::string text;
+  std::jthread freeing;  // (joined when it goes, whatever happens to the file)
+  {
+    nlohmann::ordered_json summary = out.summary.to_json(out.examples, out.wall_seconds, jobs);
+    spdlog::debug("summary computed in {:.2f} s", summary_clock.elapsed_ms() / 1000);
+    text = pretty_json(summary, 2, jobs) + "\n";
+    spdlog::debug("summary formatted at {:.2f} s", summary_clock.elapsed_ms() / 1000);
+    // The document has a node per number (millions in a run of many systems): it is freed on
+    // another thread while the file is written (here, when the system refuses a thread).
+    try {
+      freeing = std::jthread([document = std::move(summary)]() mutable { document = nullptr; });
+    } catch (const std::system_error&) {
+    }
+  }
+  write_file_atomically(file, text);
+  spdlog::debug("summary.json written in {:.2f} s", summary_clock.elapsed_ms() / 1000);
+}
+
 }  // namespace
 
 evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings) {
@@ -178,7 +205,9 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   out.stats.units = units.size();
   out.stats.jobs = jobs;
 
-  run_outputs outputs(examples, units, settings, jobs);
+  const std::shared_ptr<content_hash_memo> content_hashes =
+      settings.content_hashes ? settings.content_hashes : std::make_shared<content_hash_memo>();
+  run_outputs outputs(examples, units, settings, jobs, *content_hashes);
   const std::size_t per_example = techniques.size() + (settings.exact_match ? 1 : 0) + judges.size();
   run_tally tally(examples, per_example, out.summary);
   // Records already written count in the summary like new ones.
@@ -199,7 +228,7 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   }
 
   std::unique_ptr<gold_disk_cache> disk;
-  if (settings.cache_dir) disk = std::make_unique<gold_disk_cache>(*settings.cache_dir);
+  if (settings.cache_dir) disk = std::make_unique<gold_disk_cache>(*settings.cache_dir, content_hashes);
   shared_query_cache shared(settings.memory_cache_bytes);
   schema_cache schemas;
   std::atomic<std::uint64_t> shared_answers{0};
@@ -337,37 +366,29 @@ evaluation_outcome run_evaluation(const std::vector<example>& examples, const ev
   const std::string status = !abort_reason.empty()   ? "aborted"
                              : out.stats.interrupted ? "interrupted"
                                                      : "complete";
-  outputs.finish(status, {{"units", out.stats.units},
-                          {"resumed_units", out.stats.resumed_units},
-                          {"written_units", written},
-                          {"workers", out.stats.workers},
-                          {"gold_executed", out.stats.gold_executed},
-                          {"gold_from_disk_cache", out.stats.gold_from_disk},
-                          {"pred_executed", out.stats.pred_executed},
-                          {"db_missing_queries", stats.db_missing.load()},
-                          {"reused", out.stats.reused},
-                          {"shared_answers", out.stats.shared_answers},
-                          {"shared_scores", out.stats.shared_scores}});
-  if (!abort_reason.empty()) throw run_aborted(abort_reason);
-  if (settings.out_dir && !out.stats.interrupted) {
-    const stopwatch summary_clock;
-    std::string text;
-    std::jthread freeing;  // (joined when it goes, whatever happens to the file)
-    {
-      nlohmann::ordered_json summary = out.summary.to_json(out.examples, out.wall_seconds, jobs);
-      spdlog::debug("summary computed in {:.2f} s", summary_clock.elapsed_ms() / 1000);
-      text = pretty_json(summary, 2, jobs) + "\n";
-      spdlog::debug("summary formatted at {:.2f} s", summary_clock.elapsed_ms() / 1000);
-      // The document has a node per number (millions in a run of many systems): it is freed on
-      // another thread while the file is written (here, when the system refuses a thread).
-      try {
-        freeing = std::jthread([document = std::move(summary)]() mutable { document = nullptr; });
-      } catch (const std::system_error&) {
-      }
+  const nlohmann::ordered_json statistics = {{"units", out.stats.units},
+                                             {"resumed_units", out.stats.resumed_units},
+                                             {"written_units", written},
+                                             {"workers", out.stats.workers},
+                                             {"gold_executed", out.stats.gold_executed},
+                                             {"gold_from_disk_cache", out.stats.gold_from_disk},
+                                             {"pred_executed", out.stats.pred_executed},
+                                             {"db_missing_queries", stats.db_missing.load()},
+                                             {"reused", out.stats.reused},
+                                             {"shared_answers", out.stats.shared_answers},
+                                             {"shared_scores", out.stats.shared_scores}};
+  // "complete" only once every file of the run is written: summary.json first (a full disk then
+  // leaves run.json saying "failed", not "complete" beside no summary).
+  if (status == "complete" && settings.out_dir) {
+    try {
+      write_summary(out, *settings.out_dir / "summary.json", jobs);
+    } catch (...) {
+      outputs.finish("failed", statistics);
+      throw;
     }
-    write_file_atomically(*settings.out_dir / "summary.json", text);
-    spdlog::debug("summary.json written in {:.2f} s", summary_clock.elapsed_ms() / 1000);
   }
+  outputs.finish(status, statistics);
+  if (!abort_reason.empty()) throw run_aborted(abort_reason);
   report_missing_databases(tally, settings.require_databases);
   return out;
 }

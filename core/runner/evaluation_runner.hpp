@@ -29,6 +29,8 @@
 #include "eval/example_evidence.hpp"
 #include "judges/judge_set.hpp"
 #include "output/run_summary.hpp"
+#include "runner/content_hash.hpp"
+#include "runner/database_contents.hpp"
 #include "runner/progress.hpp"
 #include "techniques/technique.hpp"
 
@@ -78,6 +80,9 @@ struct evaluation_settings {
   std::optional<std::filesystem::path> sqlmorph_logs;
   /// On-disk cache of gold results.
   std::optional<std::filesystem::path> cache_dir;
+  /// The database files' content hashes, computed once per run and shared by the run's fingerprint
+  /// and the gold cache (select_shard makes it; run_evaluation makes its own when null).
+  std::shared_ptr<content_hash_memo> content_hashes;
   /// Memory for query outcomes shared between workers and examples.
   std::size_t memory_cache_bytes = 64u * 1024 * 1024;
   progress_mode progress = progress_mode::none;
@@ -126,7 +131,9 @@ struct evaluation_outcome {
 /// and --resume continues.
 evaluation_outcome run_evaluation(const std::vector<example>& examples, const evaluation_settings& settings);
 
-/// A hash of everything the run computes: examples, techniques, judges, limits, backend.
-std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings);
+/// A hash of everything the run computes: examples, techniques, judges, limits, backend, and the
+/// contents of its database files (`databases`: database_contents of the examples).
+std::string run_fingerprint(const std::vector<example>& examples, const evaluation_settings& settings,
+                            const database_hashes& databases);
 
 }  // namespace sqlmorph::core

@@ -24,14 +24,15 @@ std::string hash128(std::string_view text) {
 
 }  // namespace
 
-gold_disk_cache::gold_disk_cache(std::filesystem::path dir) : dir_(std::move(dir)) {
+gold_disk_cache::gold_disk_cache(std::filesystem::path dir, std::shared_ptr<content_hash_memo> hashes)
+    : dir_(std::move(dir)), hashes_(std::move(hashes)) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw usage_error("cannot create the cache folder " + dir_.string() + ": " + ec.message());
 }
 
 std::string gold_disk_cache::database_hash(const std::string& db) {
-  return hashes_.hash_of(db);
+  return hashes_->hash_of(db);
 }
 
 std::string gold_disk_cache::key_text(const query_target& where, const std::string& db_hash,
@@ -50,25 +51,56 @@ std::filesystem::path gold_disk_cache::entry_path(const std::string& key) const 
   return dir_ / h.substr(0, 2) / (h.substr(2) + ".bin");
 }
 
+std::string cache_entry_bytes(std::string_view key, const query_outcome& outcome) {
+  std::string bytes;
+  const std::uint64_t key_size = key.size();
+  bytes.append(reinterpret_cast<const char*>(&key_size), 8);
+  bytes += key;
+  serialize_outcome(outcome, bytes);
+  return bytes;
+}
+
+cache_entry_reading read_cache_entry(std::string_view bytes, std::string_view key) {
+  cache_entry_reading r;
+  std::uint64_t key_size = 0;
+  if (bytes.size() >= 8) std::memcpy(&key_size, bytes.data(), 8);
+  if (bytes.size() < 8 || key_size > bytes.size() - 8) {
+    r.problem = "cut short inside its key";
+  } else if (bytes.substr(8, key_size) != key) {
+    r.problem = "holds another query's result";
+  } else {
+    r.outcome = deserialize_outcome(bytes.substr(8 + key_size));
+    if (!r.outcome) r.problem = "its result is cut short or damaged";
+  }
+  return r;
+}
+
 std::optional<query_outcome> gold_disk_cache::load(const query_target& where, std::string_view sql,
                                                    const exec_limits& limits) {
   if (!cacheable(where)) return std::nullopt;
   const std::string db_hash = database_hash(where.target);
   if (db_hash.empty()) return std::nullopt;
   const std::string key = key_text(where, db_hash, sql, limits);
-  std::ifstream in(entry_path(key), std::ios::binary);
+  const auto path = entry_path(key);
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) return std::nullopt;
+  if (!std::filesystem::is_regular_file(status)) {
+    spdlog::warn("gold cache: ignoring {}: not a regular file", path.string());
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream buf;
   buf << in.rdbuf();
-  const std::string bytes = buf.str();
-  // The entry starts with its full key: a hash collision can never return another query's result.
-  if (bytes.size() < 8) return std::nullopt;
-  std::uint64_t key_size = 0;
-  std::memcpy(&key_size, bytes.data(), 8);
-  if (bytes.size() < 8 + key_size || std::string_view(bytes).substr(8, key_size) != key) return std::nullopt;
-  auto outcome = deserialize_outcome(std::string_view(bytes).substr(8 + key_size));
-  if (outcome) ++hits_;
-  return outcome;
+  cache_entry_reading entry = read_cache_entry(buf.str(), key);
+  if (!entry.outcome) {
+    spdlog::warn("gold cache: ignoring the unreadable entry {} ({}); the gold query runs again",
+                 path.string(), entry.problem);
+    return std::nullopt;
+  }
+  ++hits_;
+  return std::move(entry.outcome);
 }
 
 void gold_disk_cache::store(const query_target& where, std::string_view sql, const exec_limits& limits,
@@ -80,11 +112,7 @@ void gold_disk_cache::store(const query_target& where, std::string_view sql, con
   const std::string db_hash = database_hash(where.target);
   if (db_hash.empty()) return;
   const std::string key = key_text(where, db_hash, sql, limits);
-  std::string bytes;
-  const std::uint64_t key_size = key.size();
-  bytes.append(reinterpret_cast<const char*>(&key_size), 8);
-  bytes += key;
-  serialize_outcome(outcome, bytes);
+  const std::string bytes = cache_entry_bytes(key, outcome);
   const auto path = entry_path(key);
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);

@@ -11,9 +11,11 @@
 #include <atomic>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <sqlmorph/query.hpp>
 
@@ -22,13 +24,28 @@
 
 namespace sqlmorph::core {
 
+/// An entry's bytes: the length of its key (8 bytes), the key — so that a hash collision can never
+/// return another query's result — then the outcome (outcome_serialization.hpp).
+std::string cache_entry_bytes(std::string_view key, const query_outcome& outcome);
+
+/// An entry read back: the outcome stored under `key`, or (no outcome) what is wrong with the bytes —
+/// cut short, damaged, or another key's.
+struct cache_entry_reading {
+  std::optional<query_outcome> outcome;
+  std::string problem;
+};
+cache_entry_reading read_cache_entry(std::string_view bytes, std::string_view key);
+
 class gold_disk_cache {
  public:
-  explicit gold_disk_cache(std::filesystem::path dir);
+  /// A cache in `dir`, hashing databases through `hashes` (shared with the run's fingerprint).
+  gold_disk_cache(std::filesystem::path dir, std::shared_ptr<content_hash_memo> hashes);
 
   /// True when results of `where` can be cached (its backend's targets are files).
   static bool cacheable(const query_target& where) noexcept { return where.backend->file_targets(); }
 
+  /// The stored outcome, if any. An entry that cannot be read (cut short, damaged) is a miss, with
+  /// a warning naming its file; the outcome executed then replaces it.
   std::optional<query_outcome> load(const query_target& where, std::string_view sql,
                                     const exec_limits& limits);
   /// Stores a deterministic outcome (ok, error, timeout); connection failures are not stored.
@@ -39,7 +56,7 @@ class gold_disk_cache {
   std::uint64_t stores() const noexcept { return stores_; }
   const std::filesystem::path& dir() const noexcept { return dir_; }
   /// Databases hashed so far in this run.
-  std::size_t databases_hashed() const { return hashes_.files_hashed(); }
+  std::size_t databases_hashed() const { return hashes_->files_hashed(); }
 
  private:
   /// The content hash of a database file; empty when it cannot be read (nothing is cached then).
@@ -49,7 +66,7 @@ class gold_disk_cache {
   std::filesystem::path entry_path(const std::string& key) const;
 
   std::filesystem::path dir_;
-  content_hash_memo hashes_;
+  std::shared_ptr<content_hash_memo> hashes_;
   std::atomic<std::uint64_t> hits_{0};
   std::atomic<std::uint64_t> stores_{0};
 };

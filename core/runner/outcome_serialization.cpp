@@ -39,6 +39,7 @@ class reader {
     return true;
   }
   bool done() const { return pos_ == in_.size(); }
+  std::size_t left() const { return in_.size() - pos_; }
 
  private:
   std::string_view in_;
@@ -97,7 +98,9 @@ std::optional<query_outcome> deserialize_outcome(std::string_view bytes) {
   std::uint8_t truncated = 0;
   std::uint64_t columns = 0;
   if (!in.u8(status) || status > static_cast<std::uint8_t>(query_status::backend_error) ||
-      !in.bytes(message) || !in.u64(ms) || !in.u8(truncated) || !in.u64(columns) || columns > (1u << 20)) {
+      !in.bytes(message) || !in.u64(ms) || !in.u8(truncated) || truncated > 1 || !in.u64(columns) ||
+      columns > (1u << 20) ||
+      columns > in.left() / 16) {  // a name and a type: 8 bytes of length each at least
     return std::nullopt;
   }
   o.status = static_cast<query_status>(status);
@@ -114,7 +117,10 @@ std::optional<query_outcome> deserialize_outcome(std::string_view bytes) {
   }
   o.rows.set_columns(std::move(names), std::move(types));
   std::uint64_t cells = 0;
-  if (!in.u64(cells) || (columns == 0 && cells != 0) || (columns != 0 && cells % columns != 0))
+  // Each cell takes at least its kind's byte: a count beyond the bytes left is a damaged entry (it
+  // must not size an allocation).
+  if (!in.u64(cells) || cells > in.left() || (columns == 0 && cells != 0) ||
+      (columns != 0 && cells % columns != 0))
     return std::nullopt;
   o.rows.reserve_rows(columns == 0 ? 0 : cells / columns);
   for (std::uint64_t i = 0; i < cells; ++i) {

@@ -13,6 +13,18 @@
 #include "runner/run_manifest.hpp"
 
 namespace sqlmorph::core {
+namespace {
+
+// Who holds the lock of `fd` (what its run.lock says), for the message.
+std::string holder_of(int fd) {
+  char holder[512] = {0};
+  const ssize_t n = ::pread(fd, holder, sizeof holder - 1, 0);
+  std::string who = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : std::string("unknown");
+  while (!who.empty() && (who.back() == '\n' || who.back() == ' ')) who.pop_back();
+  return who;
+}
+
+}  // namespace
 
 output_lock::output_lock(const std::filesystem::path& dir) {
   const auto file = dir / "run.lock";
@@ -20,10 +32,7 @@ output_lock::output_lock(const std::filesystem::path& dir) {
   if (fd_ < 0) throw usage_error("cannot create " + file.string() + ": " + std::strerror(errno));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
-    char holder[512] = {0};
-    const ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
-    std::string who = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : std::string("unknown");
-    while (!who.empty() && (who.back() == '\n' || who.back() == ' ')) who.pop_back();
+    const std::string who = holder_of(fd_);
     ::close(fd_);
     fd_ = -1;
     if (err == EWOULDBLOCK) {
@@ -43,6 +52,26 @@ output_lock::output_lock(const std::filesystem::path& dir) {
 
 output_lock::~output_lock() {
   if (fd_ >= 0) ::close(fd_);  // releases the flock
+}
+
+output_read_lock::output_read_lock(const std::filesystem::path& dir) {
+  const auto file = dir / "run.lock";
+  fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // (a FIFO would block)
+  if (fd_ < 0) return;  // no run ever locked it (or it is not readable: nothing to respect)
+  if (::flock(fd_, LOCK_SH | LOCK_NB) != 0) {
+    const int err = errno;
+    const std::string who = holder_of(fd_);
+    ::close(fd_);
+    fd_ = -1;
+    if (err == EWOULDBLOCK)
+      throw usage_error("a sqlmorph run is writing to " + dir.string() + " (" + who +
+                        "); wait for it to end before reading it");
+    throw usage_error("cannot lock " + file.string() + ": " + std::strerror(err));
+  }
+}
+
+output_read_lock::~output_read_lock() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace sqlmorph::core

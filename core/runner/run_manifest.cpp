@@ -52,15 +52,35 @@ run_manifest::run_manifest(std::filesystem::path file, std::string fingerprint)
   data_["finished"] = nullptr;
 }
 
-std::string run_manifest::previous_fingerprint(const std::filesystem::path& file) {
+run_manifest::previous_run run_manifest::read_previous(const std::filesystem::path& file) {
+  previous_run r;
   std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) return {};
-  try {
-    const auto j = nlohmann::json::parse(read_file(file));
-    return j.value("fingerprint", "");
-  } catch (const std::exception&) {
-    return {};
+  if (!std::filesystem::exists(file, ec)) {
+    r.problem = "is missing";
+    return r;
   }
+  try {
+    const std::string text = read_file(file);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      r.problem = "is empty";
+      return r;
+    }
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      r.problem = "is not a JSON object (cut short or damaged)";
+    } else if (!j.contains("fingerprint") || !j["fingerprint"].is_string() ||
+               j["fingerprint"].get<std::string>().empty()) {
+      r.problem = "has no fingerprint";
+    } else {
+      r.fingerprint = j["fingerprint"].get<std::string>();
+      if (j.contains("database_hashes"))
+        r.databases = database_hashes_from_json(j["database_hashes"], file.string());
+    }
+  } catch (const std::exception& e) {  // unreadable, or its database_hashes malformed
+    r.fingerprint.clear();
+    r.problem = std::string("cannot be read: ") + e.what();
+  }
+  return r;
 }
 
 void run_manifest::write(const std::string& status) {

@@ -5,10 +5,13 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "runner/database_contents.hpp"
 
 namespace sqlmorph::core {
 
@@ -23,8 +26,16 @@ class run_manifest {
 
   nlohmann::ordered_json& data() noexcept { return data_; }
 
-  /// With resume: the fingerprint of the run already in the folder (empty if there is none).
-  static std::string previous_fingerprint(const std::filesystem::path& file);
+  /// What --resume checks of the run already in a folder: its run.json's fingerprint and database
+  /// hashes, or why they cannot be read.
+  struct previous_run {
+    std::string fingerprint;
+    /// run.json's "database_hashes" (absent in runs of sqlmorph before they were recorded).
+    std::optional<database_hashes> databases;
+    /// Empty when read; else what is wrong ("is missing", "is empty", "is not JSON: ...", ...).
+    std::string problem;
+  };
+  static previous_run read_previous(const std::filesystem::path& file);
 
   /// Writes the manifest with `status` ("running", "complete", "interrupted", "aborted").
   void write(const std::string& status);

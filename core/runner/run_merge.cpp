@@ -15,6 +15,7 @@
 #include "output/atomic_file.hpp"
 #include "output/pretty_json.hpp"
 #include "output/record_json.hpp"
+#include "runner/output_lock.hpp"
 #include "runner/run_manifest.hpp"
 #include "runner/shard_plan.hpp"
 
@@ -42,6 +43,7 @@ struct unit_lines {
 shard_folder read_shard(const std::filesystem::path& dir) {
   shard_folder f;
   f.dir = dir;
+  const output_read_lock reading(dir);  // no run writes there while its files are read
   const auto manifest_file = dir / "run.json";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(manifest_file, ec))
@@ -72,7 +74,7 @@ std::size_t lines_per_example(const nlohmann::json& manifest) {
 
 // The complete units at the start of a shard's results.jsonl, each checked against its digest.
 // Stops at the first unit that is cut short or does not match (what follows it cannot be placed).
-void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::optional<unit_lines>>& found,
+void read_units(const shard_folder& f, std::size_t shard_pos, std::map<std::size_t, unit_lines>& found,
                 std::vector<std::string>& problems) {
   const std::size_t per_example = lines_per_example(f.manifest);
   const std::vector<unit_check> checks = read_unit_checks(f.dir / "results.jsonl");
@@ -82,8 +84,9 @@ void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::o
     const std::size_t begin = pos;
     std::vector<record_key> keys;
     std::string first_id;
-    bool complete = true;
-    for (std::size_t k = 0; k < u.examples * per_example; ++k) {
+    // More lines than the file has bytes: cut short (and the product cannot overflow).
+    bool complete = per_example == 0 || u.examples <= f.results.size() / per_example;
+    for (std::size_t k = 0; complete && k < u.examples * per_example; ++k) {
       const std::size_t end = f.results.find('\n', pos);
       if (end == std::string::npos) {
         complete = false;
@@ -116,13 +119,13 @@ void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::o
                          ") are not the ones its shard run planned");
       return;
     }
-    if (found[u.index]) {
+    const auto [it, added] =
+        found.try_emplace(u.index, unit_lines{shard_pos, begin, pos, first_id, checks[k - 1]});
+    if (!added) {
       problems.push_back("unit " + std::to_string(u.index) + " (example " + first_id +
-                         ") is in two shards: " + std::to_string(found[u.index]->shard) + " and " +
+                         ") is in two shards: " + std::to_string(it->second.shard) + " and " +
                          std::to_string(shard_pos) + " of the folders given");
-      continue;
     }
-    found[u.index] = unit_lines{shard_pos, begin, pos, first_id, checks[k - 1]};
   }
 }
 
@@ -130,14 +133,15 @@ void read_units(const shard_folder& f, std::size_t shard_pos, std::vector<std::o
 // no examples.jsonl or it does not hold every unit its results.jsonl holds (then the merged run has
 // none either, and its summary no by_feature).
 std::vector<std::pair<std::size_t, std::size_t>> example_ranges(
-    const std::vector<shard_folder>& shards, const std::vector<std::optional<unit_lines>>& found) {
+    const std::vector<shard_folder>& shards, const std::map<std::size_t, unit_lines>& found) {
   std::vector<std::pair<std::size_t, std::size_t>> ranges(found.size());
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const shard_folder& f = shards[i];
     if (!f.examples) return {};
     std::size_t pos = 0;
     for (const shard_run::unit& u : f.shard.units) {
-      if (!found[u.index] || found[u.index]->shard != i) break;  // the shard's units end here
+      const auto it = found.find(u.index);
+      if (it == found.end() || it->second.shard != i) break;  // the shard's units end here
       const std::size_t begin = pos;
       for (std::size_t k = 0; k < u.examples; ++k) {
         const std::size_t end = f.examples->find('\n', pos);
@@ -154,6 +158,73 @@ double number_or_zero(const nlohmann::json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
 }
 
+// Every shard 0..N-1 given once: what is not, as problems.
+std::vector<std::string> shard_coverage_problems(const std::vector<shard_folder>& shards) {
+  std::vector<std::string> problems;
+  std::map<std::size_t, std::string> shard_dir_of;
+  for (const shard_folder& f : shards) {
+    const auto [it, added] = shard_dir_of.try_emplace(f.shard.spec.index, f.dir.string());
+    if (!added)
+      problems.push_back("shard " + shard_name(f.shard) + " given twice: " + it->second + " and " +
+                         f.dir.string());
+  }
+  const std::size_t count = shards.front().shard.spec.count;  // at most max_shards (from_json)
+  for (std::size_t k = 0; k < count; ++k) {
+    if (!shard_dir_of.count(k))
+      problems.push_back("shard " + std::to_string(k) + "/" + std::to_string(count) + " not given");
+  }
+  return problems;
+}
+
+// With every shard given once, the run's unit and example counts must be what the shards list:
+// the numbers every shard's run.json repeats are checked against what the files hold.
+void check_unit_counts(const std::vector<shard_folder>& shards) {
+  const shard_run& run = shards.front().shard;
+  std::size_t units = 0;
+  std::size_t examples = 0;
+  bool more_examples = false;  // than run_examples (counting stops there: no overflow)
+  for (const shard_folder& f : shards) {
+    units += f.shard.units.size();  // each shard's below run_units (from_json), at most max_shards shards
+    for (const auto& u : f.shard.units) {
+      more_examples = more_examples || u.examples > run.run_examples - examples;
+      if (!more_examples) examples += u.examples;
+    }
+  }
+  const auto refuse = [&](const char* field, std::size_t said, const std::string& listed, const char* what) {
+    throw input_error((shards.front().dir / "run.json").string() + ": shard." + field + " says " +
+                      std::to_string(said) + " " + what + ", but the " + std::to_string(shards.size()) +
+                      " shards' run.json list " + listed + " (edited?)");
+  };
+  if (units != run.run_units) refuse("run_units", run.run_units, std::to_string(units), "units");
+  if (more_examples || examples != run.run_examples)
+    refuse("run_examples", run.run_examples, more_examples ? "more" : std::to_string(examples), "examples");
+}
+
+// "N of M units missing", with the first 50 named with their shard (and so the task to rerun with
+// --resume). Counts only: the run may claim more units than the shards given list.
+std::string missing_units_text(const std::vector<shard_folder>& shards,
+                               const std::map<std::size_t, unit_lines>& found) {
+  const shard_run& first = shards.front().shard;
+  std::map<std::size_t, std::size_t> planned_in;  // unit -> shard index
+  for (const shard_folder& f : shards)
+    for (const auto& u : f.shard.units) planned_in.emplace(u.index, f.shard.spec.index);
+  const std::size_t missing = first.run_units - found.size();
+  std::string text = std::to_string(missing) + " of " + std::to_string(first.run_units) +
+                     " units missing (rerun their shards with --resume):";
+  std::size_t shown = 0;
+  for (std::size_t u = 0; u < first.run_units && shown < 50; ++u) {
+    if (found.count(u)) continue;
+    const auto it = planned_in.find(u);
+    text += "\n    unit " + std::to_string(u) +
+            (it == planned_in.end()
+                 ? std::string(" (its shard was not given)")
+                 : " (shard " + std::to_string(it->second) + "/" + std::to_string(first.spec.count) + ")");
+    ++shown;
+  }
+  if (shown < missing) text += "\n    ... and " + std::to_string(missing - shown) + " more";
+  return text;
+}
+
 }  // namespace
 
 merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
@@ -168,53 +239,28 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
     const shard_run& s = f.shard;
     if (s.run_fingerprint != first.run_fingerprint || s.spec.count != first.spec.count ||
         s.run_units != first.run_units || s.run_examples != first.run_examples) {
+      const std::string database = changed_database(first.databases, s.databases);
+      if (!database.empty())
+        throw input_error(shards.front().dir.string() + " (shard " + shard_name(first) + ") and " +
+                          f.dir.string() + " (shard " + shard_name(s) +
+                          ") were computed on different contents of a database: " + database +
+                          "; rerun the shards on the same copy of the databases");
       throw input_error(f.dir.string() + " is shard " + shard_name(s) + " of another run than " +
                         shards.front().dir.string() + " (run fingerprint " + s.run_fingerprint + " vs " +
                         first.run_fingerprint + ")");
     }
   }
-  std::vector<std::string> problems;
-  std::map<std::size_t, std::string> shard_dir_of;
-  for (const shard_folder& f : shards) {
-    const auto [it, added] = shard_dir_of.try_emplace(f.shard.spec.index, f.dir.string());
-    if (!added)
-      problems.push_back("shard " + shard_name(f.shard) + " given twice: " + it->second + " and " +
-                         f.dir.string());
-  }
-  for (std::size_t k = 0; k < first.spec.count; ++k) {
-    if (!shard_dir_of.count(k))
-      problems.push_back("shard " + std::to_string(k) + "/" + std::to_string(first.spec.count) +
-                         " not given");
-  }
+  std::vector<std::string> problems = shard_coverage_problems(shards);
+  if (problems.empty()) check_unit_counts(shards);
 
-  std::vector<std::optional<unit_lines>> found(first.run_units);
+  std::map<std::size_t, unit_lines> found;  // unit index -> its lines
   for (std::size_t i = 0; i < shards.size(); ++i) read_units(shards[i], i, found, problems);
-
-  // Missing units, named with their shard (and so the task to rerun with --resume).
-  std::map<std::size_t, std::size_t> planned_in;  // unit -> shard index
-  for (const shard_folder& f : shards)
-    for (const auto& u : f.shard.units) planned_in.emplace(u.index, f.shard.spec.index);
-  std::vector<std::string> missing;
-  for (std::size_t u = 0; u < found.size(); ++u) {
-    if (found[u]) continue;
-    const auto it = planned_in.find(u);
-    missing.push_back("unit " + std::to_string(u) +
-                      (it == planned_in.end() ? std::string(" (its shard was not given)")
-                                              : " (shard " + std::to_string(it->second) + "/" +
-                                                    std::to_string(first.spec.count) + ")"));
-  }
-  if (!missing.empty() || !problems.empty()) {
+  const std::size_t missing = first.run_units - found.size();
+  if (missing != 0 || !problems.empty()) {
     std::string message =
         "cannot merge " + std::to_string(shards.size()) + " shard folders into " + out.string();
     for (const auto& p : problems) message += "\n  " + p;
-    if (!missing.empty()) {
-      message += "\n  " + std::to_string(missing.size()) + " of " + std::to_string(found.size()) +
-                 " units missing (rerun their shards with --resume):";
-      const std::size_t shown = std::min<std::size_t>(missing.size(), 50);
-      for (std::size_t i = 0; i < shown; ++i) message += "\n    " + missing[i];
-      if (shown < missing.size())
-        message += "\n    ... and " + std::to_string(missing.size() - shown) + " more";
-    }
+    if (missing != 0) message += "\n  " + missing_units_text(shards, found);
     throw input_error(message);
   }
 
@@ -222,6 +268,7 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) throw usage_error("cannot create output directory " + out.string() + ": " + ec.message());
+  const output_lock writing(out);  // as a run holds it: never two writers, whichever command
   for (const char* name :
        {"results.jsonl", "results.jsonl.check", "examples.jsonl", "summary.json", "run.json"}) {
     if (!overwrite && std::filesystem::exists(out / name, ec))
@@ -237,15 +284,14 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   std::string examples;
   const auto ranges = example_ranges(shards, found);
   const std::size_t per_example = std::max<std::size_t>(1, lines_per_example(shards.front().manifest));
-  for (std::size_t index = 0; index < found.size(); ++index) {
-    const auto& u = found[index];
-    checks += std::to_string(u->check.bytes) + "\t" + u->check.hash + "\n";
-    const std::string& text = shards[u->shard].results;
-    results.append(text, u->begin, u->end - u->begin);
+  for (const auto& [index, u] : found) {
+    checks += std::to_string(u.check.bytes) + "\t" + u.check.hash + "\n";
+    const std::string& text = shards[u.shard].results;
+    results.append(text, u.begin, u.end - u.begin);
     // The unit's examples, for the facts of its records (as the run that wrote them had them).
     std::vector<std::pair<std::string, std::uint32_t>> facts;
     if (!ranges.empty()) {
-      const std::string& lines = *shards[u->shard].examples;
+      const std::string& lines = *shards[u.shard].examples;
       examples.append(lines, ranges[index].first, ranges[index].second - ranges[index].first);
       for (std::size_t pos = ranges[index].first; pos < ranges[index].second;) {
         const std::size_t end = lines.find('\n', pos);
@@ -258,8 +304,8 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
         pos = end + 1;
       }
     }
-    std::size_t pos = u->begin;
-    for (std::size_t k = 0; pos < u->end; ++k) {
+    std::size_t pos = u.begin;
+    for (std::size_t k = 0; pos < u.end; ++k) {
       const std::size_t end = text.find('\n', pos);
       record r;
       record_from_json(
@@ -286,6 +332,7 @@ merge_outcome merge_shards(const std::vector<std::filesystem::path>& shard_dirs,
   run["status"] = "complete";
   run["fingerprint"] = first.run_fingerprint;
   run["examples"] = first.run_examples;
+  run["database_hashes"] = database_hashes_json(first.databases);
   run.erase("shard");
   std::string started, finished;
   nlohmann::ordered_json statistics = nlohmann::ordered_json::object();

@@ -1,10 +1,13 @@
 #pragma once
 // `sqlmorph merge`: the shard runs of one `eval --shard K/N` command put back together as the
-// single-machine run. Every shard must belong to the same run (run.json's whole-run fingerprint),
-// every unit must be present exactly once (a complete unit whose lines match the keys digest its
-// shard recorded and the checksum of results.jsonl.check); otherwise nothing is written and the error lists
-// the missing or duplicated units. results.jsonl is the shards' lines in the run's unit order — byte for byte
-// what one machine writes, timings aside — and summary.json and run.json are built from them.
+// single-machine run. Every shard must belong to the same run (run.json's whole-run fingerprint,
+// which covers the database files' contents; its counts are checked against each other and against
+// what the files list before they size anything), every unit must be present exactly once (a complete unit
+// whose lines match the keys digest its shard recorded and the checksum of results.jsonl.check); otherwise
+// nothing is written and the error lists the missing or duplicated units. results.jsonl is the shards' lines
+// in the run's unit order — byte for byte what one machine writes, timings aside — and summary.json and
+// run.json are built from them. The output folder is locked as a run locks it (output_lock.hpp), and no shard
+// is read while a run writes to it.
 
 #include <filesystem>
 #include <vector>

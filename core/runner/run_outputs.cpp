@@ -47,42 +47,63 @@ void describe_run(nlohmann::ordered_json& m, const std::vector<example>& example
   m["examples"] = examples.size();
 }
 
+// Whether the folder holds records of a run: a non-empty results.jsonl or examples.jsonl.
+bool holds_records(const std::filesystem::path& dir) {
+  for (const char* name : {"results.jsonl", "examples.jsonl"}) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(dir / name, ec);
+    if (!ec && size > 0) return true;
+  }
+  return false;
+}
+
+// --resume continues only the same run, on the same database contents, and only when run.json says
+// which run the folder holds (without it, records of another command could be kept).
+void check_resumable(const std::filesystem::path& dir, const std::string& fingerprint,
+                     const database_hashes& databases) {
+  const auto manifest_file = dir / "run.json";
+  const run_manifest::previous_run previous = run_manifest::read_previous(manifest_file);
+  if (!previous.problem.empty()) {
+    if (!holds_records(dir)) return;  // nothing to keep: the run starts from the beginning
+    throw usage_error("cannot resume the run in " + dir.string() + ": its run.json " + previous.problem +
+                      ", so nothing says the results there were made by this command; start over without "
+                      "--resume and with --overwrite (which replaces them), or choose another --out");
+  }
+  if (previous.fingerprint == fingerprint) return;
+  const std::string changed = previous.databases ? changed_database(*previous.databases, databases) : "";
+  if (!changed.empty())
+    throw usage_error("cannot resume the run in " + dir.string() + ": a database changed since it began: " +
+                      changed + "; start over with --overwrite, or restore the database");
+  throw usage_error("cannot resume the run in " + dir.string() +
+                    ": it was made with other examples, techniques, limits, backend or database contents "
+                    "(run.json fingerprint " +
+                    previous.fingerprint + ", this run " + fingerprint + ")");
+}
+
 }  // namespace
 
 run_outputs::run_outputs(const std::vector<example>& examples, const std::vector<work_unit>& units,
-                         const evaluation_settings& settings, unsigned jobs) {
+                         const evaluation_settings& settings, unsigned jobs, content_hash_memo& hashes) {
   if (settings.sqlmorph_logs) sqlmorph_logs_ = std::make_unique<sqlmorph_log_writer>(*settings.sqlmorph_logs);
   if (!settings.out_dir) return;
   const std::filesystem::path& dir = *settings.out_dir;
-  const std::string fingerprint = run_fingerprint(examples, settings);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw usage_error("cannot create output directory " + dir.string() + ": " + ec.message());
   lock_ = std::make_unique<output_lock>(dir);
+  const database_hashes databases = database_contents(examples, *settings.routes, hashes);
+  const std::string fingerprint = run_fingerprint(examples, settings, databases);
   const auto manifest_file = dir / "run.json";
   // A folder holding a run is continued (--resume) or replaced (--overwrite), never silently
   // started over: that would throw away what an interrupted run had finished.
   if (!settings.resume && !settings.overwrite) {
-    const auto results_path = dir / "results.jsonl";
-    const bool has_results =
-        std::filesystem::exists(results_path, ec) && std::filesystem::file_size(results_path, ec) > 0 && !ec;
-    if (has_results || std::filesystem::exists(manifest_file, ec)) {
+    if (holds_records(dir) || std::filesystem::exists(manifest_file, ec)) {
       throw usage_error(dir.string() +
                         " already holds a run; pass --resume to continue it, --overwrite to replace it, or "
                         "choose another --out");
     }
   }
-  if (settings.resume) {
-    const std::string previous = run_manifest::previous_fingerprint(manifest_file);
-    if (previous.empty()) {
-      spdlog::warn("--resume: no run.json in {}; starting from what results.jsonl holds", dir.string());
-    } else if (previous != fingerprint) {
-      throw usage_error(
-          "cannot resume the run in " + dir.string() +
-          ": it was made with other examples, techniques, limits or backend (run.json fingerprint " +
-          previous + ", this run " + fingerprint + ")");
-    }
-  }
+  if (settings.resume) check_resumable(dir, fingerprint, databases);
   // examples.jsonl first: results.jsonl resumes no further than the evidence of its units.
   evidence_ = std::make_unique<examples_file>(dir / "examples.jsonl", settings.resume, units.size(),
                                               [&](std::size_t u) {
@@ -104,6 +125,7 @@ run_outputs::run_outputs(const std::vector<example>& examples, const std::vector
   evidence_->keep_units(results_->resumed_units());
   manifest_ = std::make_unique<run_manifest>(manifest_file, fingerprint);
   describe_run(manifest_->data(), examples, settings, jobs);
+  manifest_->data()["database_hashes"] = database_hashes_json(databases);
   manifest_->write("running");
 }
 

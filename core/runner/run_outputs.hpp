@@ -25,10 +25,12 @@ namespace sqlmorph::core {
 class run_outputs {
  public:
   /// Opens what `settings` asks for (nothing but SQLMorph's logs without an output folder) and
-  /// writes run.json as "running" (with `jobs` workers requested). Throws usage_error for a folder
-  /// that cannot be created, is locked, holds another run, or holds a run made differently.
+  /// writes run.json as "running" (with `jobs` workers requested; the databases hashed through
+  /// `hashes` for the fingerprint). Throws usage_error for a folder that cannot be created, is
+  /// locked, holds another run, holds a run made differently or on other database contents, or —
+  /// with resume — holds results without a readable run.json.
   run_outputs(const std::vector<example>& examples, const std::vector<work_unit>& units,
-              const evaluation_settings& settings, unsigned jobs);
+              const evaluation_settings& settings, unsigned jobs, content_hash_memo& hashes);
 
   /// Units (and their records) already in results.jsonl and examples.jsonl, with resume.
   std::size_t resumed_units() const noexcept;

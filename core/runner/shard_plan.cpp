@@ -135,7 +135,9 @@ std::vector<example> select_shard(const std::vector<example>& examples, shard_sp
   const std::vector<work_unit> units = plan_work(examples);
   shard_run run;
   run.spec = spec;
-  run.run_fingerprint = run_fingerprint(examples, settings);
+  if (!settings.content_hashes) settings.content_hashes = std::make_shared<content_hash_memo>();
+  run.databases = database_contents(examples, *settings.routes, *settings.content_hashes);
+  run.run_fingerprint = run_fingerprint(examples, settings, run.databases);
   run.run_examples = examples.size();
   run.run_units = units.size();
   std::vector<example> mine;
@@ -161,10 +163,13 @@ nlohmann::ordered_json shard_run::to_json() const {
   j["units"] = nlohmann::ordered_json::array();
   for (const unit& u : units)
     j["units"].push_back(nlohmann::ordered_json::array({u.index, u.examples, u.keys_digest}));
+  j["database_hashes"] = database_hashes_json(databases);
   return j;
 }
 
 shard_run shard_run::from_json(const nlohmann::json& j, const std::string& where) {
+  // Every number is checked against the others and what the file holds before anything is sized by
+  // it: a merge or resume of an edited run.json must not allocate what a number claims.
   const auto fail = [&](const std::string& what) -> shard_run {
     throw input_error(where + ": \"shard\" is not what `eval --shard` writes (" + what + ")");
   };
@@ -176,16 +181,35 @@ shard_run shard_run::from_json(const nlohmann::json& j, const std::string& where
     s.run_fingerprint = j.at("run_fingerprint").get<std::string>();
     s.run_examples = j.at("run_examples").get<std::size_t>();
     s.run_units = j.at("run_units").get<std::size_t>();
+    if (s.spec.count == 0 || s.spec.count > max_shards)
+      return fail("shard.count " + std::to_string(s.spec.count) + ": not 1 to " + std::to_string(max_shards));
+    if (s.spec.index >= s.spec.count)
+      return fail("shard.index " + std::to_string(s.spec.index) + ": not below count");
+    if (s.run_units > s.run_examples)
+      return fail("shard.run_units " + std::to_string(s.run_units) + ": more units than the run's " +
+                  std::to_string(s.run_examples) + " examples (run_examples)");
+    std::size_t examples = 0;
     for (const auto& u : j.at("units")) {
-      if (!u.is_array() || u.size() != 3) return fail("a unit is not [index, examples, digest]");
-      s.units.push_back({u[0].get<std::size_t>(), u[1].get<std::size_t>(), u[2].get<std::string>()});
+      if (!u.is_array() || u.size() != 3)
+        return fail("a unit of shard.units is not [index, examples, digest]");
+      unit next{u[0].get<std::size_t>(), u[1].get<std::size_t>(), u[2].get<std::string>()};
+      const std::string name = "shard.units[" + std::to_string(s.units.size()) + "]";
+      if (next.index >= s.run_units)
+        return fail(name + ": unit " + std::to_string(next.index) + " beyond run_units " +
+                    std::to_string(s.run_units));
+      if (!s.units.empty() && next.index <= s.units.back().index)
+        return fail(name + ": unit " + std::to_string(next.index) + " not after unit " +
+                    std::to_string(s.units.back().index));
+      if (next.examples == 0 || next.examples > s.run_examples - examples)
+        return fail(name + ": " + std::to_string(next.examples) + " examples, not 1 to what run_examples " +
+                    std::to_string(s.run_examples) + " leaves");
+      examples += next.examples;
+      s.units.push_back(std::move(next));
     }
+    if (j.contains("database_hashes")) s.databases = database_hashes_from_json(j["database_hashes"], where);
   } catch (const nlohmann::json::exception& e) {
     return fail(e.what());
   }
-  if (s.spec.count == 0 || s.spec.index >= s.spec.count) return fail("index not below count");
-  for (const unit& u : s.units)
-    if (u.index >= s.run_units) return fail("unit " + std::to_string(u.index) + " beyond run_units");
   return s;
 }
 

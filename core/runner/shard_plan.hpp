@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "eval/example.hpp"
+#include "runner/database_contents.hpp"
 #include "runner/results_file.hpp"
 #include "runner/work_plan.hpp"
 
@@ -44,10 +45,12 @@ std::vector<std::size_t> shard_units(const std::vector<example>& examples,
 std::string unit_keys_digest(const std::vector<record_key>& keys);
 
 /// What a shard run is, for its run.json ("shard"): the spec, the whole run's fingerprint, example
-/// and unit counts, and per unit of the shard [unit index, examples, keys digest].
+/// and unit counts, per unit of the shard [unit index, examples, keys digest], and the whole run's
+/// database content hashes (which name the database when two shards' fingerprints differ).
 struct shard_run {
   shard_spec spec;
   std::string run_fingerprint;
+  database_hashes databases;
   std::size_t run_examples = 0;
   std::size_t run_units = 0;
   struct unit {
@@ -65,7 +68,8 @@ struct shard_run {
 struct evaluation_settings;
 
 /// The examples shard `spec` evaluates (whole units, in the run's order), with what `merge` needs
-/// recorded in settings.manifest["shard"]. `settings` must be complete (it fingerprints the whole run).
+/// recorded in settings.manifest["shard"]. `settings` must be complete (it fingerprints the whole run,
+/// hashing every database of it through settings.content_hashes, made here when null).
 std::vector<example> select_shard(const std::vector<example>& examples, shard_spec spec,
                                   evaluation_settings& settings);
 

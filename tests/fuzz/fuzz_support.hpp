@@ -40,4 +40,11 @@ inline void require(bool condition, const char* what) {
   if (!condition) fail(what);
 }
 
+/// The key the gold_cache_entry target reads entries under (make_seeds writes its seeds with it).
+inline constexpr std::string_view gold_cache_key = "sqlite\n0123456789abcdef0123456789abcdef\nSELECT 1";
+
+/// The parts of the run_files target's input, in order, separated by NUL bytes.
+inline constexpr const char* run_file_names[] = {"run.json", "results.jsonl", "results.jsonl.check",
+                                                 "examples.jsonl"};
+
 }  // namespace sqlmorph::fuzz

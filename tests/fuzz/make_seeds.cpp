@@ -20,6 +20,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz_support.hpp"
+#include "runner/gold_disk_cache.hpp"
+#include "runner/results_file.hpp"
+#include "runner/shard_plan.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -191,6 +196,76 @@ void bird_seeds(const fs::path& bird, seeds& s) {
   }
 }
 
+// Gold-cache entries written by the cache's own writer: results of each kind of cell, failures, a
+// truncated and an empty result.
+void gold_cache_seeds(seeds& s) {
+  using namespace sqlmorph;
+  const auto add = [&](const query_outcome& o) {
+    s.add("gold_cache_entry", core::cache_entry_bytes(fuzz::gold_cache_key, o));
+  };
+  query_outcome rows;
+  rows.elapsed_ms = 1.25;
+  rows.rows.set_columns({"id", "name", "score", "photo", "note"}, {"INTEGER", "TEXT", "REAL", "BLOB", ""});
+  for (int r = 0; r < 3; ++r) {
+    rows.rows.append_integer(r);
+    rows.rows.append_text("name " + std::to_string(r));
+    rows.rows.append_real(r / 3.0);
+    rows.rows.append_blob(std::string("\x00\xff", 2));
+    rows.rows.append_null();
+  }
+  add(rows);
+  rows.rows.set_truncated(true);
+  add(rows);
+  query_outcome empty;
+  empty.rows.set_columns({"x"}, {"INTEGER"});
+  add(empty);
+  add(query_outcome::failure(query_status::error, "no such table: t", 0.5));
+  add(query_outcome::failure(query_status::timeout, "interrupted after 5 s", 5000));
+}
+
+// A shard run's folder as eval --shard writes it, made by the runner's own writers: three units of
+// one example (system "a", two techniques each), as run_files' resume readers expect them.
+void run_file_seeds(seeds& s) {
+  using namespace sqlmorph;
+  core::shard_run shard;
+  shard.spec = {0, 1};
+  shard.run_fingerprint = "0123456789abcdef0123456789abcdef";
+  shard.run_examples = 3;
+  shard.run_units = 3;
+  shard.databases["/dbs/demo.sqlite"] = "fedcba9876543210fedcba9876543210";
+  std::string results, checks, examples;
+  for (std::size_t u = 0; u < 3; ++u) {
+    std::vector<core::record> records;
+    std::vector<core::record_key> keys;
+    for (const char* technique : {"execution_accuracy", "exact_column_and_partial_cell"}) {
+      core::record r;
+      r.id = "q" + std::to_string(u);
+      r.system = "a";
+      r.db_id = "demo";
+      r.technique = technique;
+      r.scores.ex = static_cast<double>(u % 2);
+      records.push_back(r);
+      keys.push_back({r.id, r.system, r.technique, std::nullopt});
+    }
+    const core::results_unit_text text = core::format_results_unit(records);
+    results += text.lines;
+    checks += text.check;
+    examples += json{{"id", "q" + std::to_string(u)}, {"system", "a"}, {"gold", "SELECT 1"}}.dump() + "\n";
+    shard.units.push_back({u, 1, core::unit_keys_digest(keys)});
+  }
+  json run = {{"status", "complete"},
+              {"fingerprint", "00112233445566778899aabbccddeeff"},
+              {"techniques", json::array({json{{"name", "execution_accuracy"}},
+                                          json{{"name", "exact_column_and_partial_cell"}}})},
+              {"database_hashes", {{"/dbs/demo.sqlite", "fedcba9876543210fedcba9876543210"}}},
+              {"shard", json::parse(shard.to_json().dump())}};
+  const std::string nul(1, '\0');
+  s.add("run_files", run.dump(2) + nul + results + nul + checks + nul + examples);
+  s.add("run_files", run.dump() + nul + results + nul + checks);
+  run.erase("shard");
+  s.add("run_files", run.dump(2) + nul + results + nul + checks + nul + examples);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -203,6 +278,8 @@ int main(int argc, char** argv) {
   fs::remove_all(out);
   seeds s(out);
   project_seeds(src, s);
+  gold_cache_seeds(s);
+  run_file_seeds(s);
   std::error_code ec;
   if (shared != "-" && fs::is_directory(fs::path(shared) / "benchmarks", ec)) {
     spider_seeds(fs::path(shared) / "benchmarks/spider-dev", s);

@@ -13,7 +13,8 @@ build="build-fuzz"
 bin="$build/fuzz"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(cases_reader spider_files bird_files toml_config sql_text spider_hardness spider_exact_match value lua_techniques)
+  targets=(cases_reader spider_files bird_files toml_config sql_text spider_hardness spider_exact_match value
+    gold_cache_entry run_files lua_techniques)
 fi
 for t in "${targets[@]}"; do
   [ -x "$bin/fuzz_$t" ] || { echo "run_fuzzers: $bin/fuzz_$t is not built (make fuzz builds it)" >&2; exit 2; }
